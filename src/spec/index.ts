@@ -1,0 +1,5 @@
+// The description reader: everything else reads operations, filters and schemas from the bundle through here.
+export { loadSpec, specFromDocument, bundlePath, repoRoot } from './load.ts';
+export { ajvFor, validatorFor, DOCUMENT_ID } from './ajv.ts';
+export { resolvePointer, deref, refName } from './refs.ts';
+export type * from './types.ts';

@@ -1,0 +1,51 @@
+// loadSpec: read a bundled description once per file and present it as a CareSpec.
+import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { readOperations } from './operations.ts';
+import { readOperators } from './operators.ts';
+import { resolvePointer } from './refs.ts';
+import type { CareSpec, Environment } from './types.ts';
+
+/** The repository root, from this file's place (src/spec/), so the default works from any cwd. */
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The bundle of one environment, or the complete one. */
+export function bundlePath(environment?: Environment): string {
+  const name = environment ? `care-api.${environment}.yaml` : 'care-api.yaml';
+  return resolvePath(repoRoot, 'generated', name);
+}
+
+const cache = new Map<string, CareSpec>();
+
+/** Build a CareSpec from an already parsed document (no cache). */
+export function specFromDocument(document: any): CareSpec {
+  const operators = readOperators(document);
+  const operations = readOperations(document);
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  return {
+    document,
+    operators,
+    operations,
+    operation(operationId: string) {
+      const found = byId.get(operationId);
+      if (!found) throw new Error(`No operation ${operationId} in the description`);
+      return found;
+    },
+    resolve(ref: string) {
+      return resolvePointer(document, ref);
+    },
+  };
+}
+
+/** Load a bundle (default `generated/care-api.yaml` of this repository); cached per absolute path. */
+export function loadSpec(file: string = bundlePath()): CareSpec {
+  const path = resolvePath(file);
+  let spec = cache.get(path);
+  if (!spec) {
+    spec = specFromDocument(parse(readFileSync(path, 'utf8'), { maxAliasCount: -1 }));
+    cache.set(path, spec);
+  }
+  return spec;
+}
