@@ -1,0 +1,101 @@
+// Area "auth": no token, a malformed token and a revoked API key are refused with 401 in the envelope.
+import { exchangeApiKey } from '../auth.ts';
+import { Skip, expect, expectErrors, expectStatus, type Check } from '../check.ts';
+import type { Context } from '../context.ts';
+import { MARK } from '../context.ts';
+import type { Exchange } from '../http.ts';
+
+function expect401(ctx: Context, x: Exchange, what: string) {
+  expectErrors(x, 401, what);
+  expect(x.headers['x-careapi-env'] === ctx.envHeader, `${what}: the 401 lacks X-CareAPI-Env: ${ctx.envHeader}`, x);
+  expect(/bearer/i.test(x.headers['www-authenticate'] ?? ''), `${what}: the 401 has no WWW-Authenticate: Bearer (decision D-15)`, x);
+}
+
+/** A few reads every account can make; refusing them must not depend on data. */
+const PROBES = ['listCases', 'listContracts', 'listApiKeys', 'listWebhooks', 'listEvents'];
+
+function probes(ctx: Context): string[] {
+  const ids = new Set(ctx.operations().map((o) => o.operationId));
+  return PROBES.filter((p) => ids.has(p));
+}
+
+/** Refused at the exchange (4xx), or given a token the API refuses with 401. */
+async function expectKeyRefused(ctx: Context, keyId: string, secret: string, what: string) {
+  if (!ctx.config.authUrl) throw new Skip('no authUrl in the configuration');
+  const { token, exchange } = await exchangeApiKey(ctx.config.authUrl, keyId, secret, ctx.environment, ctx.counter);
+  if (!token) {
+    expect(exchange.status >= 400 && exchange.status < 500, `${what}: the key exchange should refuse with 400/401, got ${exchange.status}`, exchange);
+    return;
+  }
+  const x = await ctx.customer.request({ path: ctx.path('listContracts'), auth: `Bearer ${token}` });
+  expect401(ctx, x, `${what}: a token from it`);
+}
+
+export const authChecks: Check[] = [
+  {
+    id: 'auth.no-token',
+    area: 'auth',
+    title: 'A request without a token is refused with 401',
+    statements: ['S5.bearer-jwt', 'S1.error-envelope', 'S7.error-env-header'],
+    async run(ctx) {
+      for (const op of probes(ctx)) {
+        const x = await ctx.call(ctx.customer, op, {}, { auth: false });
+        expect401(ctx, x, `${op} without Authorization`);
+      }
+      return `${probes(ctx).length} operations`;
+    },
+  },
+  {
+    id: 'auth.malformed-token',
+    area: 'auth',
+    title: 'A malformed or foreign token is refused with 401',
+    statements: ['S5.bearer-jwt', 'S1.error-envelope'],
+    needs: ['state'],
+    async run(ctx) {
+      const forged = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"conformance"}').toString('base64url')}.c2lnbmF0dXJl`;
+      const bad = ['Bearer not-a-jwt', `Bearer ${forged}`, 'Bearer ', 'Basic Y29uZm9ybWFuY2U6eA=='];
+      for (const auth of bad) {
+        const x = await ctx.customer.request({ path: ctx.path('listCases'), auth });
+        expect401(ctx, x, `listCases with Authorization "${auth.split(' ')[0]} …"`);
+      }
+      return `${bad.length} malformed tokens`;
+    },
+  },
+  {
+    id: 'auth.revoked-key',
+    area: 'auth',
+    title: 'A revoked API key is refused with 401',
+    statements: ['S5.bearer-jwt', 'S3.apikey-soft-delete'],
+    needs: ['state'],
+    async run(ctx) {
+      const revoked = ctx.config.revokedApiKey;
+      if (!revoked) throw new Skip('no revokedApiKey in the configuration');
+      await expectKeyRefused(ctx, revoked.apiKeyId, revoked.apiKeySecret, 'the revoked key of the configuration');
+    },
+  },
+  {
+    id: 'auth.key-lifecycle',
+    area: 'auth',
+    title: 'A new API key works until it is revoked, then it is refused',
+    statements: ['S5.bearer-jwt', 'S3.apikey-soft-delete', 'S4.apikey-crud'],
+    needs: ['writes'],
+    async run(ctx) {
+      if (!ctx.config.authUrl) throw new Skip('no authUrl in the configuration');
+      const created = await ctx.call(ctx.customer, 'createApiKey', {}, { json: { label: `${MARK} lifecycle ${ctx.runTag}` } });
+      expectStatus(created, 201, 'createApiKey');
+      const { id, secret } = created.json.data;
+      let revoked = false;
+      ctx.onCleanup(`revoke API key ${id}`, async () => revoked || ctx.call(ctx.customer, 'revokeApiKey', { keyId: id }));
+      const { token, exchange } = await exchangeApiKey(ctx.config.authUrl, id, secret, ctx.environment, ctx.counter);
+      expect(token, `a fresh key should be exchanged for a token, got ${exchange.status}`, exchange);
+      const ok = await ctx.customer.request({ path: ctx.path('listContracts'), auth: `Bearer ${token}` });
+      expectStatus(ok, 200, 'listContracts with a token of a fresh key');
+      const del = await ctx.call(ctx.customer, 'revokeApiKey', { keyId: id });
+      expectStatus(del, 200, 'revokeApiKey');
+      revoked = true;
+      const after = await ctx.customer.request({ path: ctx.path('listContracts'), auth: `Bearer ${token}` });
+      expect401(ctx, after, 'a token of a key revoked since');
+      await expectKeyRefused(ctx, id, secret, 'the key revoked just now');
+    },
+  },
+];

@@ -1,0 +1,97 @@
+// Area "operations": every operation answers as its description says (status declared, content type,
+// X-CareAPI-Env with the environment's value, body valid against the schema, no 5xx), on errors too.
+import { expect, type Check } from '../check.ts';
+import type { Context } from '../context.ts';
+import type { Exchange } from '../http.ts';
+import { judge, operationOf } from '../judge.ts';
+
+const ENVELOPE = ['S1.env-header', 'S1.success-envelope', 'S4.operations'];
+const ERRORS = ['S1.env-header', 'S1.error-envelope', 'S7.error-object', 'S7.error-env-header'];
+
+/** GET operations that need no body: every one can be called with fixture ids. */
+function readable(ctx: Context) {
+  return ctx.operations().filter((op) => op.method === 'get');
+}
+
+function assertConforms(ctx: Context, x: Exchange, operationId: string) {
+  const problems = judge(ctx.spec, ctx.spec.operation(operationId), x, ctx.envHeader);
+  expect(problems.length === 0, problems.join('; '), x);
+}
+
+export const operationsChecks: Check[] = [
+  {
+    id: 'operations.read',
+    area: 'operations',
+    title: 'Every readable operation answers 200 as described',
+    statements: ENVELOPE,
+    cases: (ctx) => readable(ctx).map((op) => op.operationId),
+    async run(ctx, operationId) {
+      const op = ctx.spec.operation(operationId!);
+      const names = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+      const params = await ctx.fixtures.pathParams(names);
+      const x = await ctx.call(ctx.customer, op.operationId, params);
+      expect(x.status === 200, `${op.operationId}: expected 200, got ${x.status}`, x);
+      assertConforms(ctx, x, op.operationId);
+      if (op.list) expect(Array.isArray(x.json.data), `${op.operationId}: a list answers data as an array`, x);
+      else if (op.responses.find((r) => r.status === '200')?.schema) {
+        expect(x.json.data && !Array.isArray(x.json.data) && typeof x.json.data === 'object', `${op.operationId}: a single-resource answer holds one object in data`, x);
+      }
+    },
+  },
+  {
+    id: 'operations.unknown-path',
+    area: 'operations',
+    title: 'An unknown path answers 404 in the error envelope with X-CareAPI-Env',
+    statements: ['S1.env-header', 'S1.error-envelope', 'S7.error-env-header'],
+    needs: ['state'],
+    async run(ctx) {
+      const x = await ctx.customer.request({ path: `/conformance-no-such-path-${ctx.runTag}` });
+      expect(x.status === 404, `an unknown path: expected 404, got ${x.status}`, x);
+      expect(x.headers['x-careapi-env'] === ctx.envHeader, `the 404 lacks X-CareAPI-Env: ${ctx.envHeader}`, x);
+      expect(Array.isArray(x.json?.errors) && x.json.errors.length > 0 && x.json.meta, 'the 404 is not in the error envelope', x);
+    },
+  },
+  {
+    id: 'operations.wrong-method',
+    area: 'operations',
+    title: 'A known path with a wrong method answers 405 in the error envelope',
+    statements: ['S1.env-header', 'S1.error-envelope', 'S7.error-env-header'],
+    needs: ['state'],
+    async run(ctx) {
+      const x = await ctx.customer.request({ method: 'DELETE', path: ctx.path('listCases') });
+      expect(x.status === 405, `DELETE ${ctx.path('listCases')}: expected 405, got ${x.status}`, x);
+      expect(x.headers['x-careapi-env'] === ctx.envHeader, `the 405 lacks X-CareAPI-Env: ${ctx.envHeader}`, x);
+      expect(Array.isArray(x.json?.errors) && x.json.errors.length > 0, 'the 405 is not in the error envelope', x);
+    },
+  },
+  {
+    id: 'operations.observed',
+    area: 'operations',
+    title: 'Every answer the run received conforms to its operation',
+    statements: [...new Set([...ENVELOPE, ...ERRORS])],
+    last: true,
+    cases(ctx) {
+      const ids = new Set<string>();
+      for (const client of ctx.clients()) {
+        for (const x of client.log) {
+          const op = operationOf(ctx.operations(), x.method, x.path);
+          if (op) ids.add(op.operationId);
+        }
+      }
+      return [...ids].sort();
+    },
+    async run(ctx, operationId) {
+      const op = ctx.spec.operation(operationId!);
+      let judged = 0;
+      for (const client of ctx.clients()) {
+        for (const x of client.log) {
+          if (operationOf(ctx.operations(), x.method, x.path) !== op) continue;
+          judged++;
+          const problems = judge(ctx.spec, op, x, ctx.envHeader);
+          expect(problems.length === 0, `${problems.join('; ')} (one of ${x.method} ${x.path} answers seen in this run)`, x);
+        }
+      }
+      return `${judged} answers`;
+    },
+  },
+];

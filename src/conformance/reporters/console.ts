@@ -1,0 +1,48 @@
+// Console output: progress per area while the run goes, then failures (why, curl, excerpt) and a summary table.
+import type { AreaSummary, CheckResult, ProgressEvent, RunReport } from '../types.ts';
+
+const mark = { passed: '✓', failed: '✗', skipped: '-' } as const;
+
+export function progressPrinter(write: (s: string) => void, verbose = false): (e: ProgressEvent) => void {
+  return (e) => {
+    if (e.kind === 'area-start') write(`\n${e.area}\n`);
+    else if (e.kind === 'result') {
+      const r = e.result;
+      if (verbose || r.status !== 'passed') {
+        const tail = r.status === 'skipped' ? ` (skipped: ${r.reason})` : r.status === 'failed' ? `: ${r.failure?.why}` : r.note ? ` (${r.note})` : '';
+        write(`  ${mark[r.status]} ${r.id}${tail}\n`);
+      }
+    } else {
+      const failed = e.results.filter((r) => r.status === 'failed').length;
+      const skipped = e.results.filter((r) => r.status === 'skipped').length;
+      const passed = e.results.length - failed - skipped;
+      write(`  ${e.area}: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    }
+  };
+}
+
+export function renderFailure(r: CheckResult): string {
+  const f = r.failure!;
+  const lines = [`✗ ${r.id} [${r.statements.join(', ')}]`, `  why: ${f.why}`];
+  if (f.curl) lines.push(`  request: ${f.curl}`);
+  if (f.excerpt) lines.push(`  response: ${f.excerpt.replace(/\n/g, '\n            ')}`);
+  return lines.join('\n');
+}
+
+export function renderTable(areas: AreaSummary[]): string {
+  const rows = areas.map((a) => [a.area, String(a.passed), String(a.failed), String(a.skipped), a.skipReasons.join('; ')]);
+  const head = ['area', 'passed', 'failed', 'skipped', 'skip reasons'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (i === 4 ? 0 : r[i].length))));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 4 ? c : i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const total = areas.reduce((t, a) => [t[0] + a.passed, t[1] + a.failed, t[2] + a.skipped], [0, 0, 0]);
+  return [line(head), ...rows.map(line), line(['total', String(total[0]), String(total[1]), String(total[2]), ''])].join('\n');
+}
+
+export function renderReport(report: RunReport): string {
+  const failures = report.results.filter((r) => r.status === 'failed');
+  const out: string[] = [];
+  if (failures.length) out.push('', 'Failures', '', ...failures.map(renderFailure).flatMap((f) => [f, '']));
+  out.push('', renderTable(report.areas), '');
+  out.push(`${report.ok ? 'PASS' : 'FAIL'}: ${report.results.length} checks, ${report.requests} requests, ${(report.durationMs / 1000).toFixed(1)} s against ${report.target.baseUrl} (${report.target.environment})`);
+  return out.join('\n') + '\n';
+}

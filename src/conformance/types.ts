@@ -1,0 +1,91 @@
+// Shapes shared by the suite's modules: configuration, checks and their results.
+import type { Environment } from '../spec/types.ts';
+
+export interface AccountConfig {
+  apiKeyId?: string;
+  apiKeySecret?: string;
+  /** A bearer JWT given directly instead of an API key. */
+  token?: string;
+  contracts: string[];
+  contacts: string[];
+}
+
+/** The JSON file `care-sandbox --write-config` writes and `care-conformance --config` reads (docs/conformance.md). */
+export interface TargetConfig {
+  environment: Environment;
+  baseUrl: string;
+  authUrl?: string;
+  customer: AccountConfig;
+  partner?: AccountConfig;
+  foreignContract?: string;
+  revokedApiKey?: { apiKeyId: string; apiKeySecret: string };
+  agentUrl?: string;
+}
+
+export interface RunOptions {
+  config: TargetConfig;
+  /** Writes in production are refused unless this is set; sandbox always writes. */
+  allowWrites: boolean;
+  /** The target keeps no state and has no semantics (a mock): only shape checks run, the others skip. */
+  stateless: boolean;
+  /** Only these areas (all when empty). */
+  areas: string[];
+  /** Where the webhook receiver listens (host:port, port 0 for any) and the URL the service should deliver to. */
+  listen: string;
+  publicUrl?: string;
+  /** Path of the bundled description. */
+  specPath?: string;
+  /** Bounded wait for one webhook delivery, in ms. */
+  deliveryTimeoutMs: number;
+  /** Called as the run progresses (the console reporter prints it). */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export type ProgressEvent =
+  | { kind: 'area-start'; area: string; checks: number }
+  | { kind: 'result'; result: CheckResult }
+  | { kind: 'area-end'; area: string; results: CheckResult[] };
+
+export type CheckStatus = 'passed' | 'failed' | 'skipped';
+
+export interface FailureDetail {
+  why: string;
+  curl?: string;
+  status?: number;
+  excerpt?: string;
+}
+
+export interface CheckResult {
+  id: string;
+  area: string;
+  title: string;
+  statements: string[];
+  status: CheckStatus;
+  /** Why it was skipped. */
+  reason?: string;
+  failure?: FailureDetail;
+  /** What a passing check covered, e.g. "36 field/operator pairs". */
+  note?: string;
+  durationMs: number;
+  requests: number;
+}
+
+export interface RunReport {
+  target: { environment: Environment; baseUrl: string };
+  startedAt: string;
+  durationMs: number;
+  requests: number;
+  results: CheckResult[];
+  areas: AreaSummary[];
+  ok: boolean;
+}
+
+export interface AreaSummary {
+  area: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  durationMs: number;
+  requests: number;
+  skipReasons: string[];
+}
