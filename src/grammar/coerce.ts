@@ -1,0 +1,290 @@
+// Input coercion of seed section 1 ("Input coercion"), with pydantic v2 (lax mode) semantics and error types.
+// Query values arrive as strings; JSON bodies may hold native types or string representations.
+import { splitList } from './list-values.ts';
+
+export type CoercionType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'date' | 'time' | 'timedelta' | 'array';
+export type CoercionSource = 'query' | 'body';
+export type CoercedValue = string | number | boolean | CoercedValue[];
+export type Coerced<T = CoercedValue> = { ok: true; value: T } | { ok: false; problem: string; code: string };
+
+const fail = (code: string, problem: string): { ok: false; problem: string; code: string } => ({ ok: false, problem, code });
+const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
+
+// ---------------------------------------------------------------------------------------------------------------
+// numbers
+
+/** Python-style digits: optional sign, digits with single underscores between them (as pydantic's int parser). */
+const INTEGER_TEXT = /^[+-]?[0-9]+(?:_[0-9]+)*$/;
+const FLOAT_TEXT = /^[+-]?(?:[0-9]+(?:_[0-9]+)*(?:\.(?:[0-9]+(?:_[0-9]+)*)?)?|\.[0-9]+(?:_[0-9]+)*)(?:[eE][+-]?[0-9]+)?$/;
+
+function integerFromNumber(value: number): Coerced<number> {
+  if (!Number.isFinite(value)) return fail('finite_number', 'Input should be a finite number');
+  if (!Number.isInteger(value)) return fail('int_from_float', 'Input should be a valid integer, got a number with a fractional part');
+  if (!Number.isSafeInteger(value)) return fail('int_parsing_size', 'Unable to parse input string as an integer, exceeded maximum size');
+  return ok(value === 0 ? 0 : value); // no -0
+}
+
+function integerFromText(raw: string): Coerced<number> {
+  let text = raw.trim();
+  // "2.0", "2.", "2.000" hold an integer (pydantic strips a zero fraction); "2.5" does not.
+  const dot = text.indexOf('.');
+  if (dot >= 0 && /^0*$/.test(text.slice(dot + 1))) text = text.slice(0, dot);
+  if (!INTEGER_TEXT.test(text)) return fail('int_parsing', 'Input should be a valid integer, unable to parse string as an integer');
+  const value = Number(text.replace(/_/g, ''));
+  if (!Number.isSafeInteger(value)) return fail('int_parsing_size', 'Unable to parse input string as an integer, exceeded maximum size');
+  return ok(value === 0 ? 0 : value);
+}
+
+function coerceInteger(raw: unknown): Coerced<number> {
+  if (typeof raw === 'number') return integerFromNumber(raw);
+  if (typeof raw === 'string') return integerFromText(raw);
+  return fail('int_type', 'Input should be a valid integer');
+}
+
+function coerceFloat(raw: unknown): Coerced<number> {
+  if (typeof raw === 'number') {
+    return Number.isFinite(raw) ? ok(raw) : fail('finite_number', 'Input should be a finite number');
+  }
+  if (typeof raw === 'string') {
+    const text = raw.trim();
+    if (!FLOAT_TEXT.test(text)) return fail('float_parsing', 'Input should be a valid number, unable to parse string as a number');
+    const value = Number(text.replace(/_/g, ''));
+    return Number.isFinite(value) ? ok(value) : fail('finite_number', 'Input should be a finite number');
+  }
+  return fail('float_type', 'Input should be a valid number');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// booleans: exactly the strings of the seed's table (which are pydantic's), plus JSON booleans and 1/0.
+
+const TRUE_TEXT = new Set(['True', 'true', 't', 'on', 'yes', 'y', '1']);
+const FALSE_TEXT = new Set(['False', 'false', 'f', 'off', 'no', 'n', '0']);
+
+function coerceBoolean(raw: unknown): Coerced<boolean> {
+  if (typeof raw === 'boolean') return ok(raw);
+  if (typeof raw === 'number') {
+    if (raw === 1) return ok(true);
+    if (raw === 0) return ok(false);
+    return fail('bool_parsing', 'Input should be a valid boolean, unable to interpret input');
+  }
+  if (typeof raw === 'string') {
+    if (TRUE_TEXT.has(raw)) return ok(true);
+    if (FALSE_TEXT.has(raw)) return ok(false);
+    return fail('bool_parsing', 'Input should be a valid boolean, unable to interpret input');
+  }
+  return fail('bool_type', 'Input should be a valid boolean');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// dates and times
+
+const DATE_PART = '([0-9]{4})-([0-9]{2})-([0-9]{2})';
+// HH:MM[:SS[.ffffff]] then an optional zone: Z, or ±HH[:]MM.
+const TIME_PART = '([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\\.([0-9]+))?)?(?:([Zz])|([+-])([0-9]{2}):?([0-9]{2}))?';
+const DATE_RE = new RegExp(`^${DATE_PART}$`);
+// Separator T (or t, space or _, as pydantic's parser accepts).
+const DATETIME_RE = new RegExp(`^${DATE_PART}[Tt _]${TIME_PART}$`);
+const TIME_RE = new RegExp(`^${TIME_PART}$`);
+const NUMERIC_TEXT = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const daysInMonth = (year: number, month: number) =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+interface ClockParts {
+  hour: number;
+  minute: number;
+  second: number;
+  micros: number;
+  /** Zone offset in minutes east of UTC, or null when none was given. */
+  offset: number | null;
+  zulu: boolean;
+}
+
+/** Read the groups of TIME_PART starting at `at`; a problem string when a value is out of range. */
+function readClock(groups: string[], at: number): ClockParts | string {
+  const [hh, mm, ss, fraction, zulu, sign, oh, om] = groups.slice(at, at + 8);
+  const hour = Number(hh);
+  const minute = Number(mm);
+  const second = ss === undefined ? 0 : Number(ss);
+  if (hour > 23) return 'hour value is outside expected range of 0-23';
+  if (minute > 59) return 'minute value is outside expected range of 0-59';
+  if (second > 59) return 'second value is outside expected range of 0-59';
+  if (fraction !== undefined && fraction.length > 6) return 'second fraction value is more than 6 digits long';
+  if (fraction !== undefined && fraction.length === 0) return 'second fraction value is empty';
+  const micros = fraction === undefined ? 0 : Number(fraction.padEnd(6, '0'));
+  let offset: number | null = null;
+  if (sign !== undefined) {
+    const offsetHours = Number(oh);
+    const offsetMinutes = Number(om);
+    if (offsetHours > 23 || offsetMinutes > 59) return 'timezone offset must be less than 24 hours';
+    offset = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  } else if (zulu !== undefined) {
+    offset = 0;
+  }
+  return { hour, minute, second, micros, offset, zulu: zulu !== undefined };
+}
+
+function checkDate(year: number, month: number, day: number): string | null {
+  if (month < 1 || month > 12) return 'month value is outside expected range of 1-12';
+  if (day < 1 || day > daysInMonth(year, month)) return 'day value is outside expected range';
+  return null;
+}
+
+/** Unix time in seconds; as pydantic, a magnitude above 2e10 is read as milliseconds. */
+function unixToMillis(seconds: number): number {
+  return Math.abs(seconds) > 2e10 ? seconds : seconds * 1000;
+}
+
+function millisToIso(millis: number, code: string, what: string): Coerced<string> {
+  const date = new Date(Math.trunc(millis));
+  if (Number.isNaN(date.getTime())) return fail(code, `Input should be a valid ${what}, value is outside the supported range`);
+  return ok(date.toISOString());
+}
+
+function coerceDatetime(raw: unknown): Coerced<string> {
+  const problem = (reason: string) => fail('datetime_parsing', `Input should be a valid datetime, ${reason}`);
+  if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) return fail('finite_number', 'Input should be a finite number');
+    return millisToIso(unixToMillis(raw), 'datetime_parsing', 'datetime');
+  }
+  if (typeof raw !== 'string') return fail('datetime_type', 'Input should be a valid datetime');
+  if (NUMERIC_TEXT.test(raw)) return millisToIso(unixToMillis(Number(raw)), 'datetime_parsing', 'datetime');
+  const dateOnly = DATE_RE.exec(raw);
+  const full = dateOnly ? null : DATETIME_RE.exec(raw);
+  const groups = dateOnly ?? full;
+  if (!groups) return problem(raw.length < 10 ? 'input is too short' : 'invalid datetime format, expected YYYY-MM-DD[T]HH:MM[:SS[.ffffff]][Z or [±]HH[:]MM]');
+  const [year, month, day] = [Number(groups[1]), Number(groups[2]), Number(groups[3])];
+  const badDate = checkDate(year, month, day);
+  if (badDate) return problem(badDate);
+  if (dateOnly) return millisToIso(Date.UTC(year, month - 1, day), 'datetime_parsing', 'datetime');
+  const clock = readClock(groups as unknown as string[], 4);
+  if (typeof clock === 'string') return problem(clock);
+  // Date.UTC treats years 0-99 as 1900-1999: build from a full year instead.
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(clock.hour, clock.minute, clock.second, Math.floor(clock.micros / 1000));
+  return millisToIso(utc.getTime() - (clock.offset ?? 0) * 60_000, 'datetime_parsing', 'datetime');
+}
+
+function coerceDate(raw: unknown): Coerced<string> {
+  const problem = (reason: string) => fail('date_parsing', `Input should be a valid date in the format YYYY-MM-DD, ${reason}`);
+  const fromMillis = (millis: number): Coerced<string> => {
+    const iso = millisToIso(millis, 'date_parsing', 'date');
+    if (!iso.ok) return iso;
+    if (!iso.value.endsWith('T00:00:00.000Z')) {
+      return fail('date_from_datetime_inexact', 'Datetimes provided to dates should have zero time - e.g. be exact dates');
+    }
+    return ok(iso.value.slice(0, iso.value.indexOf('T')));
+  };
+  if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) return fail('finite_number', 'Input should be a finite number');
+    return fromMillis(unixToMillis(raw));
+  }
+  if (typeof raw !== 'string') return fail('date_type', 'Input should be a valid date');
+  if (NUMERIC_TEXT.test(raw)) return fromMillis(unixToMillis(Number(raw)));
+  const groups = DATE_RE.exec(raw);
+  if (!groups) return problem(raw.length < 10 ? 'input is too short' : 'invalid date format');
+  const badDate = checkDate(Number(groups[1]), Number(groups[2]), Number(groups[3]));
+  return badDate ? problem(badDate) : ok(raw);
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+function coerceTime(raw: unknown): Coerced<string> {
+  if (typeof raw !== 'string') return fail('time_type', 'Input should be a valid time');
+  const groups = TIME_RE.exec(raw);
+  if (!groups) return fail('time_parsing', `Input should be in a valid time format, ${raw.length < 5 ? 'input is too short' : 'expected HH:MM[:SS[.ffffff]][Z or [±]HH[:]MM]'}`);
+  const clock = readClock(groups as unknown as string[], 1);
+  if (typeof clock === 'string') return fail('time_parsing', `Input should be in a valid time format, ${clock}`);
+  // Normal form: HH:MM:SS[.ffffff] then Z or ±HH:MM when a zone was given.
+  let text = `${pad(clock.hour)}:${pad(clock.minute)}:${pad(clock.second)}`;
+  if (clock.micros) text += `.${pad(clock.micros, 6)}`;
+  if (clock.zulu) text += 'Z';
+  else if (clock.offset !== null) {
+    const abs = Math.abs(clock.offset);
+    text += `${clock.offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  }
+  return ok(text);
+}
+
+// [-][[DD]D,]HH:MM:SS[.ffffff] (days as `1d,`, `1D`, `1 day, `, `2 days, `)
+const CLOCK_DURATION = /^([+-])?(?:([0-9]+)\s*(?:[dD]|days?)\s*,?\s*)?([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,6}))?$/;
+// [±]P[nY][nM][nW][nD][T[nH][nM][nS]] with Y = 365 days and M = 30 days, as pydantic's parser.
+const ISO_DURATION = /^([+-])?P(?:([0-9]+(?:\.[0-9]+)?)Y)?(?:([0-9]+(?:\.[0-9]+)?)M)?(?:([0-9]+(?:\.[0-9]+)?)W)?(?:([0-9]+(?:\.[0-9]+)?)D)?(?:T(?:([0-9]+(?:\.[0-9]+)?)H)?(?:([0-9]+(?:\.[0-9]+)?)M)?(?:([0-9]+(?:\.[0-9]+)?)S)?)?$/i;
+
+/** A timedelta as a number of seconds (microsecond precision). */
+function coerceTimedelta(raw: unknown): Coerced<number> {
+  const problem = (reason: string) => fail('time_delta_parsing', `Input should be a valid timedelta, ${reason}`);
+  const round = (seconds: number) => Math.round(seconds * 1e6) / 1e6 || 0;
+  if (typeof raw === 'number') {
+    return Number.isFinite(raw) ? ok(raw) : fail('finite_number', 'Input should be a finite number');
+  }
+  if (typeof raw !== 'string') return fail('time_delta_type', 'Input should be a valid timedelta');
+  const text = raw.trim();
+  if (NUMERIC_TEXT.test(text)) return ok(Number(text));
+  const clock = CLOCK_DURATION.exec(text);
+  if (clock) {
+    const [, sign, days, hh, mm, ss, fraction] = clock;
+    if (Number(mm) > 59) return problem('minute value is outside expected range of 0-59');
+    if (Number(ss) > 59) return problem('second value is outside expected range of 0-59');
+    const seconds = Number(days ?? 0) * 86400 + Number(hh) * 3600 + Number(mm) * 60 + Number(ss) + Number(`0.${fraction ?? '0'}`);
+    return ok(round(sign === '-' ? -seconds : seconds));
+  }
+  const iso = ISO_DURATION.exec(text);
+  if (iso && !/T$/i.test(text) && !/^[+-]?P$/i.test(text)) {
+    const [, sign, y, mo, w, d, h, mi, s] = iso;
+    const n = (part: string | undefined) => Number(part ?? 0);
+    const seconds = n(y) * 365 * 86400 + n(mo) * 30 * 86400 + n(w) * 7 * 86400 + n(d) * 86400 + n(h) * 3600 + n(mi) * 60 + n(s);
+    return ok(round(sign === '-' ? -seconds : seconds));
+  }
+  return problem(text.length === 0 ? 'input is too short' : 'expected [-][[DD]D,]HH:MM:SS[.ffffff] or [±]P[DD]DT[HH]H[MM]M[SS]S');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function coerceString(raw: unknown): Coerced<string> {
+  return typeof raw === 'string' ? ok(raw) : fail('string_type', 'Input should be a valid string');
+}
+
+function coerceArray(raw: unknown, source: CoercionSource, itemType: CoercionType): Coerced<CoercedValue[]> {
+  let items: unknown[];
+  if (Array.isArray(raw)) items = raw;
+  else if (typeof raw === 'string') {
+    if (raw === '') items = [];
+    else {
+      const split = splitList(raw);
+      if (!split.ok) return fail('list_parsing', `Input should be a valid list, ${split.problem}`);
+      items = split.values;
+    }
+  } else return fail('list_type', 'Input should be a valid list');
+  const values: CoercedValue[] = [];
+  for (const [index, item] of items.entries()) {
+    const coerced = coerceValue(itemType, item, source);
+    if (!coerced.ok) return fail(coerced.code, `[${index}] ${coerced.problem}`);
+    values.push(coerced.value);
+  }
+  return ok(values);
+}
+
+/**
+ * Convert `raw` to `type` as the service does (seed section 1): `{ ok: true, value }` or a pydantic-like problem and
+ * error code. Datetimes become UTC ISO strings with milliseconds; dates `YYYY-MM-DD`; times `HH:MM:SS[.ffffff][zone]`;
+ * timedeltas a number of seconds; arrays an array of `itemType` values (default string).
+ */
+export function coerceValue(type: CoercionType, raw: unknown, source: CoercionSource, itemType: CoercionType = 'string'): Coerced {
+  // Query values are strings by nature; anything else handed in for a query is read like a body value.
+  void source;
+  switch (type) {
+    case 'string': return coerceString(raw);
+    case 'integer': return coerceInteger(raw);
+    case 'float': return coerceFloat(raw);
+    case 'boolean': return coerceBoolean(raw);
+    case 'datetime': return coerceDatetime(raw);
+    case 'date': return coerceDate(raw);
+    case 'time': return coerceTime(raw);
+    case 'timedelta': return coerceTimedelta(raw);
+    case 'array': return coerceArray(raw, source, itemType);
+    default: throw new Error(`Unknown coercion type ${String(type)}`);
+  }
+}

@@ -1,0 +1,105 @@
+// The semantics of the filter and sort grammar (decision D-22, D-28) on JSON items. The reference sandbox's SQL must
+// agree with this, and the conformance suite judges returned items with it.
+import type { OperatorSpec } from '../spec/types.ts';
+import { compareCodePoints, compareTyped, compareUntyped, equalTyped } from './compare.ts';
+import { compileLike, compileRegex } from './regex.ts';
+import type { FilterClause, SortKey } from './types.ts';
+
+type Item = Record<string, unknown>;
+
+const isNullish = (value: unknown) => value === null || value === undefined;
+
+/** The positive operator a negative one complements: from the description when given, else by name (`notX`, `ne`). */
+export function positiveOf(operator: string, operators?: Record<string, OperatorSpec>): string | null {
+  if (operators) return operators[operator]?.negationOf ?? null;
+  if (operator === 'ne') return 'eq';
+  const match = /^not([A-Z])(.*)$/.exec(operator);
+  return match ? match[1].toLowerCase() + match[2] : null;
+}
+
+function asText(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Values that cannot be compared as the field's type satisfy no comparison. */
+function orderOf(value: unknown, bound: unknown, type: FilterClause['type'], test: (order: number) => boolean): boolean {
+  const order = compareTyped(value, bound, type);
+  return order !== undefined && test(order);
+}
+
+/** Does the value satisfy a positive operator? */
+function positive(item: Item, clause: FilterClause, operator: string): boolean {
+  const { field, type, values } = clause;
+  const value = item[field];
+  const [first] = values;
+  switch (operator) {
+    case 'exists': return Object.prototype.hasOwnProperty.call(item, field);
+    case 'null': return isNullish(value);
+    case 'empty': return isNullish(value) || value === '' || (Array.isArray(value) && value.length === 0);
+    case 'sameas': {
+      const other = item[first as string];
+      if (isNullish(value) || isNullish(other)) return isNullish(value) && isNullish(other);
+      return type === 'stringArray' ? compareUntyped(value, other) === 0 : equalTyped(value, other, type);
+    }
+  }
+  if (isNullish(value)) return false; // every remaining positive operator is false on null
+  switch (operator) {
+    case 'eq': return equalTyped(value, first, type);
+    case 'in': return values.some((candidate) => equalTyped(value, candidate, type));
+    case 'lt': return orderOf(value, first, type, (order) => order < 0);
+    case 'le': return orderOf(value, first, type, (order) => order <= 0);
+    case 'gt': return orderOf(value, first, type, (order) => order > 0);
+    case 'ge': return orderOf(value, first, type, (order) => order >= 0);
+    case 'between': {
+      const low = compareTyped(value, values[0], type);
+      const high = compareTyped(value, values[1], type);
+      return low !== undefined && high !== undefined && low >= 0 && high <= 0;
+    }
+    case 'contains':
+      if (Array.isArray(value)) return value.some((element) => typeof element === 'string' && element === first);
+      return asText(value)?.includes(first as string) ?? false;
+    case 'startswith': return asText(value)?.startsWith(first as string) ?? false;
+    case 'endswith': return asText(value)?.endsWith(first as string) ?? false;
+    case 'like': {
+      const text = asText(value);
+      return text !== undefined && compileLike(first as string).test(text);
+    }
+    case 'match': {
+      const text = asText(value);
+      return text !== undefined && compileRegex(first as string).test(text);
+    }
+  }
+  throw new Error(`No semantics for filter operator '${operator}'`);
+}
+
+/** Does one item satisfy one clause? Every negative operator is the exact complement of its positive one. */
+export function matchesClause(item: Item, clause: FilterClause, operators?: Record<string, OperatorSpec>): boolean {
+  const base = positiveOf(clause.operator, operators);
+  return base === null ? positive(item, clause, clause.operator) : !positive(item, clause, base);
+}
+
+/** Does the item satisfy every clause (several filters all apply)? */
+export function matchesFilters(item: Item, clauses: readonly FilterClause[], operators?: Record<string, OperatorSpec>): boolean {
+  return clauses.every((clause) => matchesClause(item, clause, operators));
+}
+
+/** Ascending order of two values of one sort key: null (or absent) first. */
+function compareKey(a: unknown, b: unknown, key: SortKey): number {
+  if (isNullish(a) || isNullish(b)) return isNullish(a) === isNullish(b) ? 0 : isNullish(a) ? -1 : 1;
+  return compareTyped(a, b, key.type) ?? compareUntyped(a, b);
+}
+
+/**
+ * Comparator of the sort grammar (decision D-28): keys in order, `-` reverses a key (so null sorts last descending),
+ * ties broken by `id` ascending.
+ */
+export function compareBySort(a: Item, b: Item, sort: readonly SortKey[]): number {
+  for (const key of sort) {
+    const order = compareKey(a[key.field], b[key.field], key);
+    if (order !== 0) return key.descending ? -order : order;
+  }
+  const ida = a.id;
+  const idb = b.id;
+  if (typeof ida === 'string' && typeof idb === 'string') return compareCodePoints(ida, idb);
+  return compareKey(ida, idb, { field: 'id', descending: false });
+}
