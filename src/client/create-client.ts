@@ -1,0 +1,138 @@
+// createCareClient: openapi-fetch with our query serializer, bearer auth, thrown errors and environment tagging.
+import createClient, { type Client } from 'openapi-fetch';
+import { apiKeyExchange, cachedToken, fixedToken, type ApiKeyCredentials, type TokenProvider, type TokenSource } from './auth.ts';
+import { attachmentForm, dispositionFilename, type AttachmentSource, type UploadOptions } from './attachments.ts';
+import { baseUrlFor, type CareEnvironment } from './base-url.ts';
+import { CareApiError, servedBy } from './errors.ts';
+import { paginate } from './paginate.ts';
+import { serializeQuery } from './query.ts';
+import type { InitParam, CareListInit, CareListItem, CareListPath, CareMethod, CarePaths, CareResponse, SuccessData } from './types.ts';
+
+export type FetchLike = (request: Request) => Promise<Response>;
+
+export interface CareClientOptions {
+  environment: CareEnvironment;
+  /** Host of the service (default api.care.example); the path follows from the environment. */
+  host?: string;
+  /** Full base URL, overriding host and environment path (mocks, proxies): e.g. http://127.0.0.1:4010. */
+  baseUrl?: string;
+  /** A bearer token used as is. */
+  token?: string;
+  /** An async token source; its result is cached until the JWT's `exp` (or `expiresAt`), and refreshed once on 401. */
+  getToken?: TokenProvider;
+  /** An API key, exchanged for tokens at the authentication service (decision D-13). */
+  apiKey?: ApiKeyCredentials;
+  /** Base of the authentication service for the API-key exchange (default https://auth.care.example/auth/v2). */
+  authUrl?: string;
+  /** fetch to use (default globalThis.fetch); also used for the API-key exchange. */
+  fetch?: FetchLike;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+export type AttachmentRecord = SuccessData<CarePaths['/cases/{caseId}/attachments']['post'], {}>;
+
+export interface DownloadedAttachment<Body> {
+  data: Body;
+  /** Content-Type the file was uploaded with. */
+  contentType: string | null;
+  /** File name from Content-Disposition. */
+  fileName: string | undefined;
+  response: Response;
+  environment: CareResponse<unknown>['environment'];
+}
+
+export interface CareClient {
+  readonly environment: CareEnvironment;
+  readonly baseUrl: string;
+  GET: CareMethod<'get'>;
+  POST: CareMethod<'post'>;
+  PUT: CareMethod<'put'>;
+  PATCH: CareMethod<'patch'>;
+  DELETE: CareMethod<'delete'>;
+  /** Every item of a list, page after page, as `meta.page` says. */
+  paginate<Path extends CareListPath>(path: Path, ...init: InitParam<CareListInit<Path>>): AsyncGenerator<CareListItem<Path>, void, undefined>;
+  /** Upload a file to a case as multipart/form-data (part `file`). */
+  uploadAttachment(caseId: string, file: AttachmentSource, options?: UploadOptions): Promise<CareResponse<AttachmentRecord>>;
+  /** Download an attachment's bytes, or a stream of them. */
+  downloadAttachment(caseId: string, attachmentId: string, options?: { as?: 'bytes' }): Promise<DownloadedAttachment<Uint8Array>>;
+  downloadAttachment(caseId: string, attachmentId: string, options: { as: 'stream' }): Promise<DownloadedAttachment<ReadableStream<Uint8Array>>>;
+  /** The openapi-fetch client underneath (no thrown errors, no success narrowing), for anything else. */
+  readonly raw: Client<CarePaths>;
+}
+
+function tokenSourceFrom(options: CareClientOptions, fetchImpl: FetchLike): TokenSource | undefined {
+  const given = [options.token, options.getToken, options.apiKey].filter((v) => v !== undefined).length;
+  if (given > 1) throw new TypeError('give one of token, getToken or apiKey');
+  if (options.token !== undefined) return fixedToken(options.token);
+  if (options.getToken) return cachedToken(options.getToken);
+  if (options.apiKey) {
+    return cachedToken(apiKeyExchange(options.apiKey, options.environment, { authUrl: options.authUrl, fetch: fetchImpl }));
+  }
+  return undefined; // no credentials: requests go without Authorization (the service answers 401)
+}
+
+/** fetch with the bearer token set, and one retry with a fresh token when the service answers 401. */
+function authenticatedFetch(tokens: TokenSource | undefined, fetchImpl: FetchLike): FetchLike {
+  if (!tokens) return (request) => fetchImpl(request);
+  return async (request) => {
+    request.headers.set('authorization', `Bearer ${await tokens.get()}`);
+    // A body can be read once: keep a copy only when there is one (GET needs none).
+    const spare = request.body ? request.clone() : undefined;
+    const response = await fetchImpl(request);
+    if (response.status !== 401 || !tokens.invalidate()) return response;
+    await response.body?.cancel();
+    const again = spare ?? new Request(request);
+    again.headers.set('authorization', `Bearer ${await tokens.get()}`);
+    return fetchImpl(again);
+  };
+}
+
+export function createCareClient(options: CareClientOptions): CareClient {
+  const fetchImpl: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const baseUrl = (options.baseUrl ?? baseUrlFor(options.environment, options.host)).replace(/\/+$/, '');
+  const raw = createClient<CarePaths>({
+    baseUrl,
+    fetch: authenticatedFetch(tokenSourceFrom(options, fetchImpl), fetchImpl),
+    querySerializer: serializeQuery,
+    headers: options.headers,
+  });
+
+  const call = async (method: string, url: string, init: any): Promise<CareResponse<any>> => {
+    const { data, error, response } = await (raw.request as any)(method, url, init);
+    if (!response.ok) throw new CareApiError(response, error);
+    return { data, response, environment: servedBy(response) };
+  };
+  const method = (name: string) => ((url: string, init?: unknown) => call(name, url, init)) as any;
+
+  const client: CareClient = {
+    environment: options.environment,
+    baseUrl,
+    GET: method('get'),
+    POST: method('post'),
+    PUT: method('put'),
+    PATCH: method('patch'),
+    DELETE: method('delete'),
+    paginate: ((path: string, init?: any) => paginate((pageInit) => call('get', path, pageInit), init)) as CareClient['paginate'],
+    async uploadAttachment(caseId, file, uploadOptions) {
+      const form = await attachmentForm(file, uploadOptions);
+      return call('post', '/cases/{caseId}/attachments', { params: { path: { caseId } }, body: form });
+    },
+    async downloadAttachment(caseId: string, attachmentId: string, downloadOptions?: { as?: 'bytes' | 'stream' }) {
+      const asStream = downloadOptions?.as === 'stream';
+      const { data, response, environment } = await call('get', '/cases/{caseId}/attachments/{attachmentId}/download', {
+        params: { path: { caseId, attachmentId } },
+        parseAs: asStream ? 'stream' : 'arrayBuffer',
+      });
+      return {
+        data: asStream ? data : new Uint8Array(data ?? new ArrayBuffer(0)),
+        contentType: response.headers.get('content-type'),
+        fileName: dispositionFilename(response.headers.get('content-disposition')),
+        response,
+        environment,
+      };
+    },
+    raw,
+  };
+  return client;
+}

@@ -1,0 +1,185 @@
+// Receiver side of a webhook delivery (decision D-17): Standard Webhooks signature, replay window, the
+// subscription's own authorization headers, then a payload typed by its event type.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import type { components, webhooks } from '../../generated/care-api.d.ts';
+import { careWebhookEventTypes } from '../../generated/care-events.ts';
+
+export type CareWebhookEventType = keyof webhooks & string;
+
+/** The JSON body of a delivery of one event type, as the description declares it. */
+export type CareWebhookPayload<T extends CareWebhookEventType = CareWebhookEventType> = T extends CareWebhookEventType
+  ? NonNullable<webhooks[T]['post']['requestBody']>['content']['application/json']
+  : never;
+
+/** A checked delivery; `eventType` (copied from `payload.meta.eventType`) discriminates the union. */
+export type CareWebhookDelivery = {
+  [T in CareWebhookEventType]: {
+    eventType: T;
+    payload: CareWebhookPayload<T>;
+    /** `webhook-id`: the event id, the same on every retry; use it to drop duplicates. */
+    id: string;
+    /** When this attempt was sent (`webhook-timestamp`). */
+    timestamp: Date;
+  };
+}[CareWebhookEventType];
+
+/** The `authorization` configured on the subscription (one scheme or a list; all must be present). */
+export type WebhookAuthorizationConfig = components['schemas']['WebhookAuthorization'];
+
+export interface VerifyWebhookOptions {
+  /** The subscription's signing secret(s), `whsec_...`; several while a secret is rotated. */
+  secret: string | string[];
+  /** The authorization configured on the subscription, checked when given. */
+  authorization?: WebhookAuthorizationConfig;
+  /** Largest accepted distance between `webhook-timestamp` and now, in seconds (default 300). */
+  toleranceSeconds?: number;
+  /** Clock, for tests (milliseconds). */
+  now?: () => number;
+}
+
+export type WebhookRejection =
+  | 'missing_headers'
+  | 'timestamp_out_of_tolerance'
+  | 'bad_signature'
+  | 'unauthorized'
+  | 'invalid_payload';
+
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+  constructor(
+    readonly reason: WebhookRejection,
+    message: string,
+  ) {
+    super(message);
+  }
+  /** The HTTP status a receiver should answer: 401 for authentication failures, 400 for a malformed delivery. */
+  get status(): 400 | 401 {
+    return this.reason === 'invalid_payload' || this.reason === 'missing_headers' ? 400 : 401;
+  }
+}
+
+export type HeaderBag = Headers | Record<string, string | string[] | undefined>;
+
+export interface WebhookDeliveryInput {
+  headers: HeaderBag;
+  /** The raw body exactly as received: the signature covers these bytes. */
+  body: string | Uint8Array;
+}
+
+export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
+
+/** Checks a delivery and returns it typed; throws WebhookVerificationError with the reason otherwise. */
+export function verifyWebhook(delivery: WebhookDeliveryInput, options: VerifyWebhookOptions): CareWebhookDelivery {
+  const header = headerReader(delivery.headers);
+  const id = header('webhook-id');
+  const timestampText = header('webhook-timestamp');
+  const signatures = header('webhook-signature');
+  if (!id || !timestampText || !signatures) {
+    throw new WebhookVerificationError('missing_headers', 'webhook-id, webhook-timestamp and webhook-signature are required');
+  }
+
+  const timestamp = checkTimestamp(timestampText, options);
+  const body = typeof delivery.body === 'string' ? delivery.body : new TextDecoder().decode(delivery.body);
+  checkSignature(id, timestamp, body, signatures, options.secret);
+  if (options.authorization) checkAuthorization(header, options.authorization);
+  return { ...typedPayload(body), id, timestamp } as CareWebhookDelivery;
+}
+
+/** The same check on a fetch `Request` (Node 20+, workers, most frameworks). */
+export async function verifyWebhookRequest(request: Request, options: VerifyWebhookOptions): Promise<CareWebhookDelivery> {
+  return verifyWebhook({ headers: request.headers, body: await request.text() }, options);
+}
+
+function headerReader(headers: HeaderBag): (name: string) => string | undefined {
+  if (headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
+  const lower = new Map<string, string>();
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) lower.set(key.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
+  }
+  return (name) => lower.get(name);
+}
+
+function checkTimestamp(text: string, options: VerifyWebhookOptions): Date {
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const seconds = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
+  if (!Number.isSafeInteger(seconds) || Math.abs(nowSeconds - seconds) > tolerance) {
+    throw new WebhookVerificationError(
+      'timestamp_out_of_tolerance',
+      `webhook-timestamp ${text} is more than ${tolerance} s away from now (${nowSeconds})`,
+    );
+  }
+  return new Date(seconds * 1000);
+}
+
+function checkSignature(id: string, timestamp: Date, body: string, header: string, secrets: string | string[]): void {
+  const passed = header
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => s.slice(3));
+  for (const secret of Array.isArray(secrets) ? secrets : [secrets]) {
+    // standardwebhooks computes the HMAC; we compare ourselves so the tolerance stays ours.
+    const expected = new Webhook(secret).sign(id, timestamp, body).slice(3);
+    if (passed.some((signature) => constantTimeEqual(signature, expected))) return;
+  }
+  throw new WebhookVerificationError('bad_signature', 'no webhook-signature matches the secret');
+}
+
+function checkAuthorization(header: (name: string) => string | undefined, config: WebhookAuthorizationConfig): void {
+  const schemes = Array.isArray(config) ? config : config ? [config] : [];
+  // Check every scheme before answering, so the time taken does not tell which one failed.
+  let allPresent = true;
+  for (const scheme of schemes) {
+    const [name, expected] = expectedHeader(scheme);
+    const received = header(name);
+    const ok = received !== undefined && (constantTimeEqual(received, expected) || listContains(received, expected));
+    allPresent = allPresent && ok;
+  }
+  if (!allPresent) throw new WebhookVerificationError('unauthorized', 'the delivery lacks the authorization configured on the subscription');
+}
+
+type AuthScheme = components['schemas']['WebhookAuthScheme'];
+
+function expectedHeader(scheme: AuthScheme): [string, string] {
+  switch (scheme.type) {
+    case 'basic':
+      return ['authorization', `Basic ${Buffer.from(`${scheme.username}:${scheme.password}`).toString('base64')}`];
+    case 'bearer':
+      return ['authorization', `Bearer ${scheme.token}`];
+    case 'header':
+      return [scheme.name.toLowerCase(), scheme.value];
+  }
+}
+
+/** Several schemes may share a header (basic and bearer both use Authorization); fetch joins repeats with ", ". */
+function listContains(received: string, expected: string): boolean {
+  let found = false;
+  for (const part of received.split(', ')) found = constantTimeEqual(part, expected) || found;
+  return found;
+}
+
+/** Equal-time comparison of strings of any length: compares digests, so lengths leak nothing either. */
+function constantTimeEqual(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+function typedPayload(body: string): { eventType: CareWebhookEventType; payload: CareWebhookPayload } {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body);
+  } catch {
+    throw new WebhookVerificationError('invalid_payload', 'the delivery body is not JSON');
+  }
+  const meta = (payload as { meta?: { eventType?: unknown } } | null)?.meta;
+  const eventType = meta?.eventType;
+  if (typeof eventType !== 'string' || !(careWebhookEventTypes as readonly string[]).includes(eventType)) {
+    throw new WebhookVerificationError('invalid_payload', `meta.eventType ${JSON.stringify(eventType)} is not an event type of the description`);
+  }
+  if (typeof (payload as { data?: unknown }).data !== 'object' || (payload as { data?: unknown }).data === null) {
+    throw new WebhookVerificationError('invalid_payload', 'the delivery has no data object');
+  }
+  return { eventType: eventType as CareWebhookEventType, payload: payload as CareWebhookPayload };
+}
