@@ -5,7 +5,11 @@ import { splitList } from './list-values.ts';
 export type CoercionType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'date' | 'time' | 'timedelta' | 'array';
 export type CoercionSource = 'query' | 'body';
 export type CoercedValue = string | number | boolean | CoercedValue[];
-export type Coerced<T = CoercedValue> = { ok: true; value: T } | { ok: false; problem: string; code: string };
+/**
+ * A converted value, or why not. `at` locates a problem inside an array (the index of the bad element), so callers can
+ * write pydantic's location `body.watchList.1`.
+ */
+export type Coerced<T = CoercedValue> = { ok: true; value: T } | { ok: false; problem: string; code: string; at?: number[] };
 
 const fail = (code: string, problem: string): { ok: false; problem: string; code: string } => ({ ok: false, problem, code });
 const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
@@ -261,7 +265,7 @@ function coerceArray(raw: unknown, source: CoercionSource, itemType: CoercionTyp
   const values: CoercedValue[] = [];
   for (const [index, item] of items.entries()) {
     const coerced = coerceValue(itemType, item, source);
-    if (!coerced.ok) return fail(coerced.code, `[${index}] ${coerced.problem}`);
+    if (!coerced.ok) return { ok: false, problem: coerced.problem, code: coerced.code, at: [index, ...(coerced.at ?? [])] };
     values.push(coerced.value);
   }
   return ok(values);
