@@ -46,10 +46,15 @@ export interface LintProblem {
 /** Lints `files` (or the `apis` of redocly.yaml when empty) and returns every problem, warnings included. */
 export async function lint(files: string[], cwd: string, config = 'redocly.yaml'): Promise<LintProblem[]> {
   const result = await runRedocly(['lint', '--format=json', `--config=${config}`, '--max-problems=10000', ...files], cwd);
-  const start = result.stdout.indexOf('{');
-  if (start < 0) throw new Error(`redocly lint printed no report (exit ${result.code}):\n${result.stderr}`);
-  const report = JSON.parse(result.stdout.slice(start)) as { problems: any[] };
-  return report.problems.map((problem) => ({
+  // One JSON report per file, printed back to back (`}{`); a line starting with `{` only opens a report.
+  const reports = result.stdout
+    .replace(/^\}\{$/gm, '}\n{')
+    .split(/^(?=\{$)/m)
+    .filter((chunk) => chunk.trim().startsWith('{'))
+    .map((chunk) => JSON.parse(chunk) as { problems: any[] });
+  if (reports.length === 0) throw new Error(`redocly lint printed no report (exit ${result.code}):\n${result.stderr}`);
+  const problems = reports.flatMap((report) => report.problems);
+  return problems.map((problem) => ({
     ruleId: problem.ruleId,
     severity: problem.severity,
     message: problem.message,
