@@ -35,8 +35,8 @@ function encodeList(values: readonly unknown[], where: string): string {
 }
 
 /**
- * One `filter[...]` pair per operator. An operator value of `true` on a no-value operator writes
- * `filter[field][op]` (no `=`); `false`, `null` and `undefined` leave the operator out. Arrays are written as lists;
+ * One `filter[...]` pair per operator. `true` on a no-value operator writes `filter[field][op]` (no `=`), `false`
+ * leaves it out; `null` and `undefined` leave any operator out. Arrays are written as lists;
  * a top-level array is shorthand for `in`; a top-level scalar for `eq` (`filter[field]=value`).
  */
 export function serializeFilter(filter: FilterInput, operators?: OperatorArities): string[] {
@@ -54,11 +54,14 @@ export function serializeFilter(filter: FilterInput, operators?: OperatorArities
       continue;
     }
     for (const [operator, value] of Object.entries(spec)) {
-      if (value === undefined || value === null || value === false) continue;
+      if (value === undefined || value === null) continue;
       const opKey = `${key}[${encode(operator)}]`;
       const arity = arityOf(operator);
-      if (value === true && arity === 'none') parts.push(opKey);
-      else if (Array.isArray(value)) parts.push(`${opKey}=${encodeList(value, `filter[${field}][${operator}]`)}`);
+      if (arity === 'none') {
+        // `false` means: do not apply this operator.
+        if (value === true || value === '') parts.push(opKey);
+        else if (value !== false) throw new TypeError(`filter[${field}][${operator}] takes no value: give true or false`);
+      } else if (Array.isArray(value)) parts.push(`${opKey}=${encodeList(value, `filter[${field}][${operator}]`)}`);
       else if (arity === 'list' || arity === 'pair') parts.push(`${opKey}=${encodeList([value], `filter[${field}][${operator}]`)}`);
       else parts.push(`${opKey}=${encode(formatValue(value))}`);
     }
@@ -75,6 +78,7 @@ export function fallbackArity(operator: string): Arity {
   if (/^(?:empty|notEmpty|null|notNull|exists|notExists)$/.test(operator)) return 'none';
   if (/^(?:in|notIn)$/.test(operator)) return 'list';
   if (/^(?:between|notBetween)$/.test(operator)) return 'pair';
+  if (/^(?:sameas|notSameas)$/.test(operator)) return 'field';
   return 'single';
 }
 
