@@ -1,0 +1,69 @@
+// Who may see and use what: contracts an account controls (seed section 1, D-07, D-30) and allowed contacts (D-08).
+import type { Environment } from '../spec/types.ts';
+import type { Account } from './auth.ts';
+import { badRequest, forbidden, notFound } from './http/envelope.ts';
+import type { Scope, Storage, Stored } from './store/types.ts';
+import { isEmail } from './validate.ts';
+
+/** Contract ids the account controls: a customer those whose customer is its org, a partner those whose partner is. */
+export function controlledContracts(store: Storage, env: Environment, account: Pick<Account, 'id' | 'kind'>): string[] {
+  const by = account.kind === 'partner' ? 'partnerOrg' : 'customerOrg';
+  return store.findAll('contracts', env, { by, values: [account.id] }).map((c) => c.record.id);
+}
+
+/** Rows of cases (and their events) an account may see: a customer all cases of its org, contractless ones included. */
+export function caseScope(store: Storage, env: Environment, account: Account): Scope {
+  return account.kind === 'customer'
+    ? { by: 'customerOrg', values: [account.id] }
+    : { by: 'contract', values: controlledContracts(store, env, account) };
+}
+
+export function canSeeCase(store: Storage, env: Environment, account: Account, stored: Stored): boolean {
+  if (account.kind === 'customer') return stored.internal.customerOrg === account.id;
+  return stored.record.contract !== null && controlledContracts(store, env, account).includes(stored.record.contract);
+}
+
+/** The case of a path or body, or 404 (unknown) / 403 (of a contract the account does not control, "by context"). */
+export function requireCase(store: Storage, env: Environment, account: Account, caseId: string, where = 'path.caseId'): Stored {
+  const stored = store.get('cases', env, caseId);
+  if (!stored) throw notFound(`${where}: case ${caseId} not found`);
+  if (!canSeeCase(store, env, account, stored)) {
+    throw forbidden(`${where}: case ${caseId} belongs to a contract that is not accessible to this account`);
+  }
+  return stored;
+}
+
+/** A contract given directly: unknown or not controlled are both 403 (seed section 5). */
+export function requireContract(store: Storage, env: Environment, account: Account, contractId: string, where: string): Stored {
+  const stored = store.get('contracts', env, contractId);
+  const controlled =
+    stored && (account.kind === 'partner' ? stored.internal.partnerOrg === account.id : stored.internal.customerOrg === account.id);
+  if (!stored || !controlled) throw forbidden(`${where}: contract ${contractId} is not accessible to this account`);
+  return stored;
+}
+
+export type ContactRole = 'customer' | 'customerOrPartner';
+
+/**
+ * Check one contact e-mail: syntax (400 value_error) then membership (400 contact_not_allowed). Partner contacts
+ * count only for a partner account (seed section 2).
+ */
+export function contactProblem(
+  store: Storage,
+  env: Environment,
+  account: Account,
+  customerOrg: string | null,
+  email: string,
+  allowed: 'customer' | 'customerOrPartner' | 'partner',
+  where: string,
+): { detail: string; code: string } | null {
+  if (!isEmail(email)) return { detail: `${where}: value is not a valid email address`, code: 'value_error' };
+  const pool = new Set<string>();
+  if (allowed !== 'partner' && customerOrg) for (const c of store.contactsOf(env, customerOrg)) pool.add(c);
+  if (allowed !== 'customer' && account.kind === 'partner') for (const c of store.contactsOf(env, account.id)) pool.add(c);
+  if (pool.has(email)) return null;
+  const who = allowed === 'customer' ? 'a contact of the customer' : allowed === 'partner' ? 'a contact of the partner' : 'a contact of the customer or the partner';
+  return { detail: `${where}: ${email} is not ${who}`, code: 'contact_not_allowed' };
+}
+
+export { badRequest };

@@ -1,0 +1,97 @@
+// The agent API, outside the public contract: lets tests and demos act as a service-desk agent. Under
+// /_agent/{production|sandbox}/...: create or update a case (incident and contract included), comment, attach, and
+// read the delivery log of an event. Agent actions fire events in production (seed section 6); in sandbox nothing fires.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Environment } from '../spec/types.ts';
+import type { Services } from './context.ts';
+import { addAttachment, addComment, createCase, updateCase } from './domain.ts';
+import { readJson, readUpload } from './http/body.ts';
+import { ApiError, badRequest, envHeader, notFound, sendError, sendJson } from './http/envelope.ts';
+import { isEmail, validateBody } from './validate.ts';
+
+const ROUTES = [
+  'POST  /_agent/{env}/cases                          {contract|null, customer?, shortDescription, ...} create a case (e.g. by phone)',
+  'PATCH /_agent/{env}/cases/{caseId}                 any case field, incl. incident and contract (null unassigns)',
+  'POST  /_agent/{env}/cases/{caseId}/comments        {text, contact, partnerComment?}',
+  'POST  /_agent/{env}/cases/{caseId}/attachments     multipart/form-data, part "file"',
+  'GET   /_agent/{env}/events/{eventId}/deliveries    delivery attempts of an event',
+];
+
+function requireCaseId(svc: Services, env: Environment, caseId: string) {
+  const stored = svc.store.get('cases', env, caseId);
+  if (!stored) throw notFound(`path.caseId: case ${caseId} not found`);
+  return stored;
+}
+
+/** Pull the agent-only fields out, validate the rest as the public update schema does. */
+function readCaseFields(svc: Services, env: Environment, body: unknown, schema: string): Record<string, any> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body: Input should be a valid dictionary', 'model_attributes_type');
+  const { incident, contract, customer, ...rest } = body as Record<string, any>;
+  const fields: Record<string, any> =
+    Object.keys(rest).length > 0 || schema === 'CaseCreate'
+      ? validateBody(svc.spec, { $ref: `#/components/schemas/${schema}` }, schema === 'CaseCreate' ? { ...rest, contract: 'agent' } : rest)
+      : {};
+  if (schema === 'CaseCreate') delete fields.contract;
+  if (incident !== undefined) {
+    if (incident !== null && (typeof incident !== 'string' || incident.length > 64)) throw badRequest('body.incident: Input should be a valid string', 'string_type');
+    fields.incident = incident;
+  }
+  if (contract !== undefined) {
+    if (contract !== null && !svc.store.get('contracts', env, String(contract))) throw badRequest(`body.contract: contract ${String(contract)} does not exist`, 'value_error');
+    fields.contract = contract;
+  }
+  if (customer !== undefined) fields.customer = customer;
+  return fields;
+}
+
+export async function handleAgent(svc: Services, req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, token?: string): Promise<void> {
+  const parts = url.pathname.split('/').filter(Boolean).slice(1).map(decodeURIComponent); // drop "_agent"
+  const env = parts[0] === 'production' || parts[0] === 'sandbox' ? (parts[0] as Environment) : undefined;
+  const headers: Record<string, string> = env ? { 'X-CareAPI-Env': envHeader(env) } : {};
+  const ok = (status: number, data: unknown) => sendJson(res, status, { meta: { requestId }, data }, headers);
+  try {
+    if (token && req.headers.authorization !== `Bearer ${token}`) {
+      throw new ApiError(401, { detail: 'header.Authorization: agent token required', code: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="care-agent"' });
+    }
+    const method = req.method ?? 'GET';
+    const [, collection, caseId, sub, extra] = parts;
+    if (!env) {
+      if (parts.length === 0 && method === 'GET') return ok(200, { description: 'Service-desk agent API of the reference sandbox (not part of the Care API contract).', routes: ROUTES });
+      throw notFound(`path: use /_agent/production/... or /_agent/sandbox/...`);
+    }
+    if (collection === 'cases' && !caseId && method === 'POST') {
+      const fields = readCaseFields(svc, env, await readJson(req), 'CaseCreate');
+      const contract = fields.contract ?? null;
+      let customerOrg: string | undefined = fields.customer;
+      if (contract) customerOrg = svc.store.get('contracts', env, contract)?.internal.customerOrg ?? undefined;
+      if (!customerOrg || !svc.store.getOrg(env, customerOrg)) throw badRequest('body.customer: give a contract or a customer organisation id', 'missing');
+      delete fields.customer;
+      return ok(201, createCase(svc, env, { ...(fields as any), contract, customerOrg }, null));
+    }
+    if (collection === 'cases' && caseId && !sub && method === 'PATCH') {
+      const before = requireCaseId(svc, env, caseId);
+      const fields = readCaseFields(svc, env, await readJson(req), 'CaseUpdate');
+      delete fields.customer;
+      return ok(200, updateCase(svc, env, before, fields, null));
+    }
+    if (collection === 'cases' && caseId && sub === 'comments' && method === 'POST') {
+      const caseStored = requireCaseId(svc, env, caseId);
+      const body = validateBody(svc.spec, { $ref: '#/components/schemas/CommentCreate' }, await readJson(req));
+      if (!isEmail(body.contact)) throw badRequest('body.contact: value is not a valid email address', 'value_error');
+      return ok(201, addComment(svc, env, caseStored, { text: body.text, contact: body.contact, partnerComment: body.partnerComment === true }, null));
+    }
+    if (collection === 'cases' && caseId && sub === 'attachments' && method === 'POST') {
+      const caseStored = requireCaseId(svc, env, caseId);
+      return ok(201, addAttachment(svc, env, caseStored, await readUpload(req), null));
+    }
+    if (collection === 'events' && caseId && sub === 'deliveries' && !extra && method === 'GET') {
+      if (!svc.store.get('events', env, caseId)) throw notFound(`path.eventId: event ${caseId} not found`);
+      return ok(200, svc.store.deliveries(caseId));
+    }
+    throw notFound(`path: no agent operation at ${method} ${url.pathname}`);
+  } catch (error) {
+    if (!req.readableEnded) req.resume();
+    const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: `server: ${(error as Error).message}`, code: 'internal_error' });
+    sendError(res, requestId, apiError, headers);
+  }
+}

@@ -1,0 +1,115 @@
+// The authentication service (D-13, D-14): API keys exchanged for HS256 JWTs with the client-credentials grant, and
+// the bearer check of every Care API request. The signing key is made at first start and kept in the database.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Environment } from '../spec/types.ts';
+import { ApiError } from './http/envelope.ts';
+import type { Org, Storage } from './store/types.ts';
+
+export const TOKEN_TTL_SECONDS = 3600;
+const ISSUER = 'care-sandbox/auth/v2';
+
+export interface Account {
+  id: string;
+  kind: Org['kind'];
+  keyId: string;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function newSecret(): string {
+  return 'ck_' + randomBytes(24).toString('base64url');
+}
+
+/** An OAuth 2.0 error answer (RFC 6749 section 5.2). */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+const unauthorized = (detail: string) =>
+  new ApiError(401, { detail: `header.Authorization: ${detail}`, code: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="care"' });
+
+export function createAuth(store: Storage, now: () => number = Date.now) {
+  let secret = store.getSetting('jwt_hs256_key');
+  if (!secret) {
+    secret = randomBytes(32).toString('base64');
+    store.setSetting('jwt_hs256_key', secret);
+  }
+  const key = Buffer.from(secret, 'base64');
+
+  /** The key record if it may be used now: exists in that environment, secret matches (when given), not revoked or expired. */
+  function usableKey(env: Environment, keyId: string, clientSecret?: string) {
+    const stored = store.get('apikeys', env, keyId);
+    if (!stored) return undefined;
+    if (clientSecret !== undefined) {
+      const expected = Buffer.from(stored.internal.secretHash ?? '', 'hex');
+      const given = Buffer.from(hashSecret(clientSecret), 'hex');
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    }
+    if (stored.record.revokedAt) return undefined;
+    if (stored.record.expiresAt && Date.parse(stored.record.expiresAt) <= now()) return undefined;
+    return stored;
+  }
+
+  return {
+    async exchange(form: Record<string, unknown>): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }> {
+      const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
+      if (field('grant_type') !== 'client_credentials') {
+        throw new OAuthError(400, 'unsupported_grant_type', 'grant_type must be client_credentials');
+      }
+      const clientId = field('client_id');
+      const clientSecret = field('client_secret');
+      if (!clientId || !clientSecret) throw new OAuthError(400, 'invalid_request', 'client_id and client_secret are required');
+      const audience = field('audience') ?? 'production';
+      if (audience !== 'production' && audience !== 'sandbox') {
+        throw new OAuthError(400, 'invalid_target', 'audience must be production or sandbox');
+      }
+      const stored = usableKey(audience, clientId, clientSecret);
+      if (!stored) throw new OAuthError(401, 'invalid_client', 'unknown, revoked or expired API key, or wrong secret');
+      const seconds = Math.floor(now() / 1000);
+      const token = await new SignJWT({ account: stored.internal.account, environment: audience, kid: clientId })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setAudience(audience)
+        .setSubject(clientId)
+        .setIssuedAt(seconds)
+        .setExpirationTime(seconds + TOKEN_TTL_SECONDS)
+        .sign(key);
+      return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS };
+    },
+
+    /** The account of a request's bearer token, or a 401 ApiError. */
+    async authenticate(env: Environment, authorization: string | undefined): Promise<Account> {
+      const match = /^Bearer\s+([A-Za-z0-9_\-.=]+)\s*$/i.exec(authorization ?? '');
+      if (!match) throw unauthorized('missing or invalid bearer token');
+      let claims: Record<string, unknown>;
+      try {
+        const verified = await jwtVerify(match[1], key, {
+          issuer: ISSUER,
+          audience: env,
+          algorithms: ['HS256'],
+          currentDate: new Date(now()),
+        });
+        claims = verified.payload as Record<string, unknown>;
+      } catch {
+        throw unauthorized('missing or invalid bearer token');
+      }
+      const keyId = String(claims.kid ?? '');
+      const stored = usableKey(env, keyId);
+      if (!stored || stored.internal.account !== claims.account) throw unauthorized('the API key of this token is revoked or expired');
+      const org = store.getOrg(env, String(claims.account));
+      if (!org) throw unauthorized('unknown account');
+      return { id: org.id, kind: org.kind, keyId };
+    },
+  };
+}
+
+export type Auth = ReturnType<typeof createAuth>;

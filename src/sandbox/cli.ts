@@ -1,0 +1,105 @@
+// care-sandbox: start the reference sandbox. `care-sandbox --help` lists the options.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Environment } from '../spec/types.ts';
+import { createSandbox } from './app.ts';
+import { conformanceConfig } from './config.ts';
+
+const HELP = `care-sandbox: the reference implementation of the Care API, stateful, on SQLite
+
+Options:
+  --port N                 port (default 4020; 0 picks a free one)
+  --host H                 interface (default 127.0.0.1)
+  --db FILE                database file (default .care/sandbox.db; created and seeded on first start)
+  --memory                 keep everything in memory instead
+  --seed-cases N           cases per environment seeded into a new database (default 300)
+  --write-config FILE      write the conformance-suite config (JSON) of one environment
+  --config-env ENV         environment of that config: sandbox (default) or production
+  --webhook-retry-delays L comma-separated delays in ms between delivery attempts (default 5s,5m,30m,2h,5h,10h)
+  --webhook-timeout MS     per-attempt timeout of deliveries (default 15000)
+  --agent-token T          require "Authorization: Bearer T" on the agent API (default: open, loopback use)
+  --quiet                  print only the URL line
+  --help                   this text
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4020' },
+      host: { type: 'string', default: '127.0.0.1' },
+      db: { type: 'string', default: '.care/sandbox.db' },
+      memory: { type: 'boolean', default: false },
+      'seed-cases': { type: 'string', default: '300' },
+      'write-config': { type: 'string' },
+      'config-env': { type: 'string', default: 'sandbox' },
+      'webhook-retry-delays': { type: 'string' },
+      'webhook-timeout': { type: 'string' },
+      'agent-token': { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const number = (name: string, text: string) => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} wants a whole number, got ${text}`);
+    return n;
+  };
+  const configEnv = values['config-env'] as Environment;
+  if (configEnv !== 'sandbox' && configEnv !== 'production') throw new Error('--config-env is sandbox or production');
+  const sandbox = await createSandbox({
+    port: number('port', values.port!),
+    host: values.host,
+    db: values.memory ? ':memory:' : resolve(values.db!),
+    seedCases: number('seed-cases', values['seed-cases']!),
+    agentToken: values['agent-token'],
+    webhooks: {
+      ...(values['webhook-retry-delays'] ? { retryDelaysMs: values['webhook-retry-delays'].split(',').map((d) => number('webhook-retry-delays', d)) } : {}),
+      ...(values['webhook-timeout'] ? { timeoutMs: number('webhook-timeout', values['webhook-timeout']) } : {}),
+    },
+  });
+  const origin = sandbox.url;
+  if (values['write-config']) {
+    const file = resolve(values['write-config']);
+    writeFileSync(file, JSON.stringify(conformanceConfig(origin, sandbox.demo, configEnv), null, 2) + '\n');
+    if (!values.quiet) process.stdout.write(`config (${configEnv}) written to ${file}\n`);
+  }
+  process.stdout.write(`care-sandbox listening on ${origin}\n`);
+  if (!values.quiet) {
+    const d = sandbox.demo;
+    const lines = [
+      `  production API  ${origin}/care/v0`,
+      `  sandbox API     ${origin}/care/v0/sandbox`,
+      `  auth (tokens)   ${origin}/auth/v2/oauth/token`,
+      `  docs            ${origin}/docs/`,
+      `  bundles         ${origin}/openapi/care-api.yaml (also .production / .sandbox)`,
+      `  agent API       ${origin}/_agent (outside the contract)`,
+      `  database        ${values.memory ? 'in memory' : resolve(values.db!)}`,
+      '',
+      'Demo credentials (exchange: POST /auth/v2/oauth/token grant_type=client_credentials&client_id=..&client_secret=..&audience=..):',
+    ];
+    for (const env of ['sandbox', 'production'] as Environment[]) {
+      lines.push(`  ${env}:`);
+      lines.push(`    customer ${d[env].customer.name}: ${d[env].customer.apiKeyId} / ${d[env].customer.apiKeySecret}  contracts ${d[env].customer.contracts.join(', ')}`);
+      lines.push(`    partner  ${d[env].partner.name}: ${d[env].partner.apiKeyId} / ${d[env].partner.apiKeySecret}  contracts ${d[env].partner.contracts.join(', ')}`);
+      lines.push(`    foreign contract ${d[env].foreignContract}; revoked key ${d[env].revokedApiKey.apiKeyId}`);
+    }
+    lines.push('', 'Example:', `  curl -s ${origin}/auth/v2/oauth/token -d grant_type=client_credentials -d client_id=${d.sandbox.customer.apiKeyId} -d client_secret=${d.sandbox.customer.apiKeySecret} -d audience=sandbox`);
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+  const stop = () => {
+    sandbox.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  process.stderr.write(`care-sandbox: ${(error as Error).message}\n`);
+  process.exit(2);
+});

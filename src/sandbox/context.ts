@@ -1,0 +1,52 @@
+// What a handler gets: the environment, the caller, the request's parts and the services of the process.
+import type { IncomingMessage } from 'node:http';
+import type { CareSpec, Environment, OperationSpec } from '../spec/types.ts';
+import type { Account, Auth } from './auth.ts';
+import type { Dispatcher } from './dispatcher.ts';
+import type { Storage } from './store/types.ts';
+
+export interface Services {
+  spec: CareSpec;
+  store: Storage;
+  auth: Auth;
+  dispatcher: Dispatcher;
+  /** Milliseconds since the epoch; replaceable in tests. */
+  now: () => number;
+}
+
+export interface Ctx {
+  env: Environment;
+  account: Account;
+  op: OperationSpec;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  req: IncomingMessage;
+  requestId: string;
+  svc: Services;
+  /** The JSON body validated against the operation's request schema (coerced). */
+  body(): Promise<Record<string, any>>;
+}
+
+export interface Reply {
+  status: number;
+  /** `data` of the envelope (the http layer adds `meta`); absent for 204. */
+  data?: unknown;
+  /** `meta.page` of a list. */
+  page?: { number: number; size: number; count: number; totalCount: number };
+  /** Raw bytes instead of an envelope (downloads). */
+  raw?: { bytes: Buffer; contentType: string };
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: Ctx) => Promise<Reply> | Reply;
+
+/** ISO UTC with milliseconds (D-39). */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A timestamp strictly after `previous`, so `updatedAt` changes on every update even within one millisecond. */
+export function after(previous: string | null | undefined, now: number): string {
+  const last = previous ? Date.parse(previous) : -Infinity;
+  return iso(Math.max(now, last + 1));
+}

@@ -1,0 +1,118 @@
+// Cases, their comments and attachments (seed section 4), scoped by contract (section 5) with contact rules (section 2).
+import { caseScope, contactProblem, requireCase, requireContract } from '../access.ts';
+import type { Ctx, Handler, Reply } from '../context.ts';
+import { addAttachment, addComment, createCase, updateCase } from '../domain.ts';
+import { readUpload } from '../http/body.ts';
+import { forbidden, notFound } from '../http/envelope.ts';
+import type { Stored } from '../store/types.ts';
+import { checkContractFilters, listReply, readListQuery, throwIfProblems } from './common.ts';
+
+function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<string, any>): void {
+  const { store } = ctx.svc;
+  const problems = [];
+  if (typeof body.contact === 'string') problems.push(contactProblem(store, ctx.env, ctx.account, customerOrg, body.contact, 'customer', 'body.contact'));
+  if (Array.isArray(body.watchList)) {
+    body.watchList.forEach((email: string, i: number) =>
+      problems.push(contactProblem(store, ctx.env, ctx.account, customerOrg, email, 'customerOrPartner', `body.watchList.${i}`)),
+    );
+  }
+  throwIfProblems(problems);
+}
+
+const created = (data: Record<string, any>, location: string): Reply => ({ status: 201, data, headers: { Location: location } });
+
+function childOf(ctx: Ctx, resource: 'comments' | 'attachments', caseStored: Stored, id: string, param: string): Stored {
+  const child = ctx.svc.store.get(resource, ctx.env, id);
+  if (!child || child.record.case !== caseStored.record.id) throw notFound(`${param}: ${resource === 'comments' ? 'comment' : 'attachment'} ${id} not found on case ${caseStored.record.id}`);
+  return child;
+}
+
+export const caseHandlers: Record<string, Handler> = {
+  listCases(ctx) {
+    const query = readListQuery(ctx);
+    checkContractFilters(ctx, query);
+    return listReply(ctx, 'cases', caseScope(ctx.svc.store, ctx.env, ctx.account), query);
+  },
+
+  async createCase(ctx) {
+    const body = await ctx.body();
+    const contract = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract');
+    checkCaseContacts(ctx, contract.internal.customerOrg ?? null, body);
+    const record = createCase(ctx.svc, ctx.env, { ...body, contract: body.contract, customerOrg: contract.internal.customerOrg! } as any, ctx.account.id);
+    return created(record, `/cases/${record.id}`);
+  },
+
+  getCase(ctx) {
+    return { status: 200, data: requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId).record };
+  },
+
+  async updateCase(ctx) {
+    const before = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const body = await ctx.body();
+    let customerOrg = before.internal.customerOrg ?? null;
+    if ('contract' in body) customerOrg = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract').internal.customerOrg ?? null;
+    checkCaseContacts(ctx, customerOrg, body);
+    return { status: 200, data: updateCase(ctx.svc, ctx.env, before, body, ctx.account.id) };
+  },
+
+  listCaseComments(ctx) {
+    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    return listReply(ctx, 'comments', { by: 'case', values: [caseStored.record.id] }, readListQuery(ctx));
+  },
+
+  async createCaseComment(ctx) {
+    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const body = await ctx.body();
+    const partnerComment = body.partnerComment === true;
+    if (partnerComment && ctx.account.kind !== 'partner') {
+      throw forbidden('body.partnerComment: partner comments are for partner accounts only', 'partner_only');
+    }
+    throwIfProblems([
+      contactProblem(ctx.svc.store, ctx.env, ctx.account, caseStored.internal.customerOrg ?? null, body.contact, partnerComment ? 'partner' : 'customerOrPartner', 'body.contact'),
+    ]);
+    const record = addComment(ctx.svc, ctx.env, caseStored, { text: body.text, contact: body.contact, partnerComment }, ctx.account.id);
+    return created(record, `/cases/${caseStored.record.id}/comments/${record.id}`);
+  },
+
+  getCaseComment(ctx) {
+    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    return { status: 200, data: childOf(ctx, 'comments', caseStored, ctx.params.commentId, 'path.commentId').record };
+  },
+
+  listCaseAttachments(ctx) {
+    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    return listReply(ctx, 'attachments', { by: 'case', values: [caseStored.record.id] }, readListQuery(ctx));
+  },
+
+  async uploadCaseAttachment(ctx) {
+    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const file = await readUpload(ctx.req);
+    const record = addAttachment(ctx.svc, ctx.env, caseStored, file, ctx.account.id);
+    return created(record, `/cases/${caseStored.record.id}/attachments/${record.id}`);
+  },
+
+  getCaseAttachment(ctx) {
+    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    return { status: 200, data: childOf(ctx, 'attachments', caseStored, ctx.params.attachmentId, 'path.attachmentId').record };
+  },
+
+  downloadCaseAttachment(ctx) {
+    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const attachment = childOf(ctx, 'attachments', caseStored, ctx.params.attachmentId, 'path.attachmentId');
+    const bytes = ctx.svc.store.attachmentContent(ctx.env, attachment.record.id) ?? Buffer.alloc(0);
+    return {
+      status: 200,
+      raw: { bytes, contentType: attachment.record.contentType },
+      headers: { 'Content-Disposition': contentDisposition(attachment.record.fileName) },
+    };
+  },
+};
+
+/** `attachment; filename="..."` (RFC 6266), with an RFC 8187 `filename*` when the name is not plain ASCII. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const plain = /^[\x20-\x7e]*$/.test(fileName);
+  return plain && ascii === fileName
+    ? `attachment; filename="${ascii}"`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())}`;
+}

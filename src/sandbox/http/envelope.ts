@@ -1,0 +1,72 @@
+// The response envelope of seed section 1 and the error objects of section 7, with X-CareAPI-Env on every answer.
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Environment } from '../../spec/types.ts';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+export interface Problem {
+  detail: string;
+  code: string;
+}
+
+/** A refusal with one error object per problem; thrown anywhere below the http layer. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly problems: Problem[];
+  readonly headers: Record<string, string>;
+  constructor(status: number, problems: Problem[] | Problem, headers: Record<string, string> = {}) {
+    const list = Array.isArray(problems) ? problems : [problems];
+    super(list.map((p) => p.detail).join('; '));
+    this.status = status;
+    this.problems = list;
+    this.headers = headers;
+  }
+}
+
+export const badRequest = (detail: string, code: string) => new ApiError(400, { detail, code });
+export const forbidden = (detail: string, code = 'contract_forbidden') => new ApiError(403, { detail, code });
+export const notFound = (detail: string) => new ApiError(404, { detail, code: 'not_found' });
+
+export function envHeader(env: Environment): string {
+  return env === 'production' ? 'Production' : 'Sandbox';
+}
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export function newRequestId(): string {
+  const bytes = randomBytes(26);
+  let out = 'req_';
+  for (let i = 0; i < 26; i++) out += ALPHABET[bytes[i] % 32];
+  return out;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function errorBody(requestId: string, error: ApiError) {
+  return {
+    meta: { requestId },
+    errors: error.problems.map((p) => ({ status: String(error.status), title: TITLES[error.status] ?? 'Error', detail: p.detail, code: p.code })),
+  };
+}
+
+export function sendError(res: ServerResponse, requestId: string, error: ApiError, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, error.status, errorBody(requestId, error), { ...headers, ...error.headers });
+}

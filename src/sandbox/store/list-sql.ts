@@ -1,0 +1,118 @@
+// A parsed ListQuery as SQL: WHERE, ORDER BY, LIMIT with bound parameters only. Same semantics as the grammar's
+// evaluator (decision D-22): positive operators are false on null, negative ones are their exact complement, strings
+// compare by code point (SQLite BINARY on UTF-8), datetimes by instant (stored as ISO UTC text with ms, D-39).
+import type { FilterClause, ListQuery } from '../../grammar/types.ts';
+import type { ValueType } from '../../spec/types.ts';
+import type { Column } from './columns.ts';
+
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
+/** Same instant, same text: every datetime is compared as `YYYY-MM-DDTHH:MM:SS.sssZ`. */
+export function isoInstant(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  const date = new Date(value as string | number);
+  if (Number.isNaN(date.getTime())) throw new Error(`not an instant: ${String(value)}`);
+  return date.toISOString();
+}
+
+function sqlValue(type: ValueType, value: unknown): unknown {
+  if (type === 'datetime') return isoInstant(value);
+  if (type === 'boolean') return value === true || value === 'true' ? 1 : 0;
+  return value;
+}
+
+/** `*` any run, `?` one character, everything else literal: GLOB with `[` escaped as a one-character class. */
+export function globPattern(like: string): string {
+  return like.replace(/\[/g, '[[]');
+}
+
+const NEGATIONS: Record<string, string> = {
+  ne: 'eq',
+  notContains: 'contains',
+  notLike: 'like',
+  notMatch: 'match',
+  notStartswith: 'startswith',
+  notEndswith: 'endswith',
+  notSameas: 'sameas',
+  notIn: 'in',
+  notBetween: 'between',
+  notEmpty: 'empty',
+  notNull: 'null',
+  notExists: 'exists',
+};
+
+function positive(clause: FilterClause, operator: string, col: string, type: ValueType, columnOf: (field: string) => Column): SqlPart {
+  const values = clause.values.map((v) => sqlValue(type, v));
+  const v = values[0];
+  const isArray = type === 'stringArray';
+  switch (operator) {
+    case 'null':
+      return { sql: `${col} IS NULL`, params: [] };
+    case 'exists':
+      return { sql: '1', params: [] }; // every declared field is always present (D-05)
+    case 'empty':
+      return isArray
+        ? { sql: `(${col} IS NULL OR json_array_length(${col}) = 0)`, params: [] }
+        : { sql: `(${col} IS NULL OR ${col} = '')`, params: [] };
+    case 'eq':
+      return { sql: `${col} = ?`, params: [v] };
+    case 'lt':
+      return { sql: `${col} < ?`, params: [v] };
+    case 'le':
+      return { sql: `${col} <= ?`, params: [v] };
+    case 'gt':
+      return { sql: `${col} > ?`, params: [v] };
+    case 'ge':
+      return { sql: `${col} >= ?`, params: [v] };
+    case 'contains':
+      return isArray
+        ? { sql: `EXISTS (SELECT 1 FROM json_each(${col}) WHERE json_each.value = ?)`, params: [v] }
+        : { sql: `instr(${col}, ?) > 0`, params: [v] };
+    case 'startswith':
+      return { sql: `substr(${col}, 1, length(?)) = ?`, params: [v, v] };
+    case 'endswith':
+      return { sql: `(${col} IS NOT NULL AND (length(?) = 0 OR substr(${col}, -length(?)) = ?))`, params: [v, v, v] };
+    case 'like':
+      return { sql: `${col} GLOB ?`, params: [globPattern(String(v))] };
+    case 'match':
+      return { sql: `care_regexp(?, ${col})`, params: [v] };
+    case 'sameas': {
+      const other = columnOf(String(clause.values[0]));
+      const o = `"${other.column}"`;
+      return { sql: `(${col} = ${o} OR (${col} IS NULL AND ${o} IS NULL))`, params: [] };
+    }
+    case 'in':
+      return { sql: `${col} IN (${values.map(() => '?').join(', ')})`, params: values };
+    case 'between':
+      return { sql: `${col} BETWEEN ? AND ?`, params: [values[0], values[1]] };
+    default:
+      throw new Error(`no SQL for operator ${operator}`);
+  }
+}
+
+export function clauseSql(clause: FilterClause, columnOf: (field: string) => Column): SqlPart {
+  const col = `"${columnOf(clause.field).column}"`;
+  const base = NEGATIONS[clause.operator];
+  if (base) {
+    const p = positive(clause, base, col, clause.type, columnOf);
+    return { sql: `NOT COALESCE((${p.sql}), 0)`, params: p.params };
+  }
+  // Positive operators stay bare so indexes apply: a NULL result excludes the row like false does.
+  const p = positive(clause, clause.operator, col, clause.type, columnOf);
+  return { sql: `(${p.sql})`, params: p.params };
+}
+
+export function whereSql(filters: FilterClause[], columnOf: (field: string) => Column): SqlPart {
+  const parts = filters.map((f) => clauseSql(f, columnOf));
+  return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
+}
+
+/** ORDER BY of the sort keys, then `id` ascending (D-28). SQLite puts NULL first ascending and last descending. */
+export function orderSql(query: ListQuery, columnOf: (field: string) => Column, idColumn: string): string {
+  const keys = query.sort.map((k) => `"${columnOf(k.field).column}" ${k.descending ? 'DESC' : 'ASC'}`);
+  keys.push(`${idColumn} ASC`);
+  return keys.join(', ');
+}

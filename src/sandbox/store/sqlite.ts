@@ -1,0 +1,262 @@
+// The SQLite storage of the sandbox (better-sqlite3): WAL, one table per resource with columns derived from the
+// description, lists filtered, sorted and paged in SQL, and an exact totalCount cached per table version.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ListQuery } from '../../grammar/types.ts';
+import type { CareSpec, Environment, ValueType } from '../../spec/types.ts';
+import { compileRegex } from '../../grammar/regex.ts';
+import { fromSql, resourceColumns, toSql } from './columns.ts';
+import type { Column } from './columns.ts';
+import { orderSql, whereSql } from './list-sql.ts';
+import { RESOURCE_SCHEMAS } from './types.ts';
+import type { Delivery, Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
+
+const INTERNAL_COLUMNS: Record<Resource, Record<string, string>> = {
+  cases: { customerOrg: 'customer_org TEXT' },
+  contracts: { customerOrg: 'customer_org TEXT', partnerOrg: 'partner_org TEXT' },
+  apikeys: { account: 'account TEXT', secretHash: 'secret_hash TEXT' },
+  webhooks: { account: 'account TEXT', signingSecret: 'signing_secret TEXT' },
+  comments: { contract: 'contract TEXT' },
+  attachments: { contract: 'contract TEXT', content: 'content BLOB' },
+  events: { actor: 'actor TEXT' },
+};
+
+const INDEXES: string[] = [
+  'CREATE INDEX IF NOT EXISTS cases_customer ON cases (env, customer_org, status, created_at)',
+  'CREATE INDEX IF NOT EXISTS cases_contract ON cases (env, contract, status, created_at)',
+  'CREATE INDEX IF NOT EXISTS cases_status ON cases (env, status, created_at)',
+  'CREATE INDEX IF NOT EXISTS cases_created ON cases (env, created_at)',
+  'CREATE INDEX IF NOT EXISTS comments_case ON comments (env, "case")',
+  'CREATE INDEX IF NOT EXISTS attachments_case ON attachments (env, "case")',
+  'CREATE INDEX IF NOT EXISTS contracts_customer ON contracts (env, customer_org)',
+  'CREATE INDEX IF NOT EXISTS contracts_partner ON contracts (env, partner_org)',
+  'CREATE INDEX IF NOT EXISTS apikeys_account ON apikeys (env, account)',
+  'CREATE INDEX IF NOT EXISTS webhooks_account ON webhooks (env, account)',
+  'CREATE INDEX IF NOT EXISTS events_contract ON events (env, contract, created_at)',
+  'CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_at)',
+];
+
+const SCOPE_COLUMN: Record<Scope['by'], string> = { customerOrg: 'customer_org', partnerOrg: 'partner_org', contract: 'contract', case: 'case', account: 'account' };
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+
+export interface SqliteOptions {
+  /** A file path, or `:memory:`. */
+  file: string;
+}
+
+export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Storage {
+  if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+  const db = new Database(options.file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode: a committed transaction survives a killed process (kill -9); only an OS crash may lose the last ones.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const regexps = new Map<string, RegExp>();
+  db.function('care_regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
+    if (value === null || typeof value !== 'string') return null;
+    let re = regexps.get(String(pattern));
+    if (!re) {
+      re = compileRegex(String(pattern));
+      if (regexps.size > 500) regexps.clear();
+      regexps.set(String(pattern), re);
+    }
+    return re.test(value) ? 1 : 0;
+  });
+
+  const columns = {} as Record<Resource, Column[]>;
+  const byField = {} as Record<Resource, Map<string, Column>>;
+  for (const resource of Object.keys(RESOURCE_SCHEMAS) as Resource[]) {
+    columns[resource] = resourceColumns(spec, RESOURCE_SCHEMAS[resource]);
+    byField[resource] = new Map(columns[resource].map((c) => [c.field, c]));
+  }
+
+  db.exec(`CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS sequences (prefix TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS orgs (env TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, PRIMARY KEY (env, id));
+    CREATE TABLE IF NOT EXISTS contacts (env TEXT NOT NULL, org TEXT NOT NULL, email TEXT NOT NULL, PRIMARY KEY (env, org, email));
+    CREATE TABLE IF NOT EXISTS deliveries (id INTEGER PRIMARY KEY, env TEXT NOT NULL, event_id TEXT NOT NULL,
+      webhook_id TEXT NOT NULL, attempt INTEGER NOT NULL, next_at INTEGER NOT NULL, state TEXT NOT NULL, last_status TEXT);`);
+  for (const resource of Object.keys(RESOURCE_SCHEMAS) as Resource[]) {
+    const publicCols = columns[resource].map((c) => `"${c.column}" ${c.kind === 'integer' || c.kind === 'boolean' ? 'INTEGER' : 'TEXT'}`);
+    const internalCols = Object.values(INTERNAL_COLUMNS[resource]);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${resource} (seq INTEGER PRIMARY KEY, env TEXT NOT NULL, ${[...publicCols, ...internalCols].join(', ')})`);
+    // A field added to the description after the database was made: add its column.
+    const existing = new Set((db.prepare(`PRAGMA table_info(${resource})`).all() as any[]).map((r) => r.name));
+    for (const [i, c] of columns[resource].entries()) if (!existing.has(c.column)) db.exec(`ALTER TABLE ${resource} ADD COLUMN ${publicCols[i]}`);
+    db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${resource}_id ON ${resource} (env, id)`);
+  }
+  for (const index of INDEXES) db.exec(index);
+
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+
+  // Table versions: every write bumps its table, so a cached count is exact until the next write.
+  const versions = new Map<Resource, number>();
+  const bump = (resource: Resource) => versions.set(resource, (versions.get(resource) ?? 0) + 1);
+  const countCache = new Map<string, { version: number; count: number }>();
+
+  function rowToStored(resource: Resource, row: any): Stored {
+    const record: Record<string, any> = {};
+    for (const c of columns[resource]) record[c.field] = fromSql(c.kind, row[c.column]);
+    const internal: Internal = {};
+    for (const key of Object.keys(INTERNAL_COLUMNS[resource])) (internal as any)[key] = row[snake(key)];
+    return { record, internal };
+  }
+
+  function columnOf(resource: Resource) {
+    return (field: string): Column => {
+      const c = byField[resource].get(field);
+      if (!c) throw new Error(`${resource} has no field ${field}`);
+      return c;
+    };
+  }
+
+  function scopeSql(scope: Scope): { sql: string; params: unknown[] } {
+    if (scope.values.length === 0) return { sql: '0', params: [] };
+    const col = `"${SCOPE_COLUMN[scope.by]}"`;
+    if (scope.values.length === 1) return { sql: `${col} = ?`, params: scope.values };
+    return { sql: `${col} IN (${scope.values.map(() => '?').join(', ')})`, params: scope.values };
+  }
+
+  const storage: Storage = {
+    transaction: (fn) => db.transaction(fn)(),
+    nextId(prefix, start = 1) {
+      const row = prepare('INSERT INTO sequences (prefix, value) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET value = value + 1 RETURNING value').get(prefix, start) as any;
+      return prefix + String(row.value).padStart(7, '0');
+    },
+    getSetting: (key) => (prepare('SELECT value FROM settings WHERE key = ?').get(key) as any)?.value,
+    setSetting: (key, value) => void prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value),
+
+    insertOrg: (env, org) => void prepare('INSERT INTO orgs (env, id, name, kind) VALUES (?, ?, ?, ?)').run(env, org.id, org.name, org.kind),
+    getOrg: (env, id) => prepare('SELECT id, name, kind FROM orgs WHERE env = ? AND id = ?').get(env, id) as Org | undefined,
+    listOrgs: (env) => prepare('SELECT id, name, kind FROM orgs WHERE env = ? ORDER BY id').all(env) as Org[],
+    addContact: (env, org, email) => void prepare('INSERT OR IGNORE INTO contacts (env, org, email) VALUES (?, ?, ?)').run(env, org, email),
+    contactsOf: (env, org) => (prepare('SELECT email FROM contacts WHERE env = ? AND org = ? ORDER BY rowid').all(env, org) as any[]).map((r) => r.email),
+
+    insert(resource, env, record, internal = {}) {
+      const names = ['env'];
+      const values: unknown[] = [env];
+      for (const c of columns[resource]) {
+        names.push(`"${c.column}"`);
+        values.push(toSql(c.kind, record[c.field]));
+      }
+      for (const [key, value] of Object.entries(internal)) {
+        if (!(key in INTERNAL_COLUMNS[resource])) throw new Error(`${resource} has no internal column ${key}`);
+        names.push(snake(key));
+        values.push(value ?? null);
+      }
+      prepare(`INSERT INTO ${resource} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...values);
+      bump(resource);
+    },
+    get(resource, env, id) {
+      const row = prepare(`SELECT * FROM ${resource} WHERE env = ? AND id = ?`).get(env, id);
+      return row ? rowToStored(resource, row) : undefined;
+    },
+    update(resource, env, id, changes, internal = {}) {
+      const sets: string[] = [];
+      const values: unknown[] = [];
+      for (const [field, value] of Object.entries(changes)) {
+        const c = columnOf(resource)(field);
+        sets.push(`"${c.column}" = ?`);
+        values.push(toSql(c.kind, value));
+      }
+      for (const [key, value] of Object.entries(internal)) {
+        if (!(key in INTERNAL_COLUMNS[resource])) throw new Error(`${resource} has no internal column ${key}`);
+        sets.push(`${snake(key)} = ?`);
+        values.push(value ?? null);
+      }
+      if (sets.length === 0) return;
+      prepare(`UPDATE ${resource} SET ${sets.join(', ')} WHERE env = ? AND id = ?`).run(...values, env, id);
+      bump(resource);
+    },
+    remove(resource, env, id) {
+      prepare(`DELETE FROM ${resource} WHERE env = ? AND id = ?`).run(env, id);
+      bump(resource);
+    },
+    findAll(resource, env, scope) {
+      const s = scopeSql(scope);
+      return prepare(`SELECT * FROM ${resource} WHERE env = ? AND ${s.sql} ORDER BY seq`).all(env, ...s.params).map((row) => rowToStored(resource, row));
+    },
+    list(resource, env, scope, query: ListQuery, _types: Record<string, ValueType>): ListResult {
+      const s = scopeSql(scope);
+      const w = whereSql(query.filters, columnOf(resource));
+      const where = `env = ? AND ${s.sql}${w.sql ? ` AND ${w.sql}` : ''}`;
+      const params = [env, ...s.params, ...w.params];
+      const select = columns[resource].map((c) => `"${c.column}"`).join(', ');
+      const order = orderSql(query, columnOf(resource), 'seq');
+      const offset = (query.page.number - 1) * query.page.size;
+      const rows = prepare(`SELECT ${select} FROM ${resource} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, query.page.size, offset);
+      const items = rows.map((row) => rowToStored(resource, row).record);
+      const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
+      const version = versions.get(resource) ?? 0;
+      let totalCount: number;
+      const cached = countCache.get(key);
+      if (cached && cached.version === version) totalCount = cached.count;
+      else if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
+      else totalCount = (prepare(`SELECT count(*) AS n FROM ${resource} WHERE ${where}`).get(...params) as any).n;
+      if (!cached || cached.version !== version) {
+        if (countCache.size > 2000) countCache.clear();
+        countCache.set(key, { version, count: totalCount });
+      }
+      return { items, totalCount };
+    },
+    attachmentContent(env, id) {
+      const row = prepare('SELECT content FROM attachments WHERE env = ? AND id = ?').get(env, id) as any;
+      return row ? Buffer.from(row.content ?? Buffer.alloc(0)) : undefined;
+    },
+
+    enqueueDelivery(env, eventId, webhookId, nextAt) {
+      prepare(`INSERT INTO deliveries (env, event_id, webhook_id, attempt, next_at, state) VALUES (?, ?, ?, 0, ?, 'pending')`).run(env, eventId, webhookId, nextAt);
+    },
+    dueDeliveries(now, limit, exclude) {
+      const rows = prepare(`SELECT id, env, event_id, webhook_id, attempt, next_at FROM deliveries WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`).all(now, limit * 8) as any[];
+      const picked: Delivery[] = [];
+      const taken = new Set(exclude);
+      for (const r of rows) {
+        if (taken.has(r.webhook_id)) continue; // one delivery in flight per subscription, in order
+        taken.add(r.webhook_id);
+        picked.push({ id: r.id, env: r.env, eventId: r.event_id, webhookId: r.webhook_id, attempt: r.attempt, nextAt: r.next_at });
+        if (picked.length >= limit) break;
+      }
+      return picked;
+    },
+    nextDeliveryAt(exclude) {
+      const rows = prepare(`SELECT webhook_id, min(next_at) AS t FROM deliveries WHERE state = 'pending' GROUP BY webhook_id`).all() as any[];
+      const times = rows.filter((r) => !exclude.has(r.webhook_id)).map((r) => r.t as number);
+      return times.length > 0 ? Math.min(...times) : undefined;
+    },
+    rescheduleDelivery(id, attempt, nextAt, lastStatus) {
+      prepare('UPDATE deliveries SET attempt = ?, next_at = ?, last_status = ? WHERE id = ?').run(attempt, nextAt, lastStatus, id);
+    },
+    finishDelivery(id, outcome, lastStatus) {
+      prepare('UPDATE deliveries SET state = ?, last_status = ?, attempt = attempt + 1 WHERE id = ?').run(outcome, lastStatus, id);
+    },
+    deliveries(eventId) {
+      return (prepare('SELECT webhook_id, state, attempt, last_status FROM deliveries WHERE event_id = ? ORDER BY id').all(eventId) as any[]).map((r) => ({
+        webhookId: r.webhook_id,
+        state: r.state,
+        attempt: r.attempt,
+        lastStatus: r.last_status,
+      }));
+    },
+
+    counts() {
+      const out: Record<string, number> = {};
+      for (const table of [...Object.keys(RESOURCE_SCHEMAS), 'orgs', 'contacts', 'deliveries']) {
+        out[table] = (prepare(`SELECT count(*) AS n FROM ${table}`).get() as any).n;
+      }
+      return out;
+    },
+    close: () => db.close(),
+  };
+  return storage;
+}

@@ -1,0 +1,100 @@
+// The storage interface of the sandbox: the only thing handlers know about persistence. The SQLite module implements
+// it; another engine would implement the same few calls.
+import type { ListQuery } from '../../grammar/types.ts';
+import type { Environment, ValueType } from '../../spec/types.ts';
+
+/** Resource tables; each stores the fields of its schema in the description plus internal columns. */
+export const RESOURCE_SCHEMAS = {
+  cases: 'Case',
+  comments: 'Comment',
+  attachments: 'Attachment',
+  contracts: 'Contract',
+  apikeys: 'ApiKey',
+  webhooks: 'Webhook',
+  events: 'Event',
+} as const;
+export type Resource = keyof typeof RESOURCE_SCHEMAS;
+
+/** Columns that are not part of the public resource, per table. */
+export interface Internal {
+  /** cases: the customer organisation (known even without a contract, D-07). */
+  customerOrg?: string | null;
+  /** contracts: the partner organisation (null for a direct contract). */
+  partnerOrg?: string | null;
+  /** apikeys, webhooks: the owning account (organisation id). */
+  account?: string;
+  /** apikeys: sha256 of the secret. */
+  secretHash?: string;
+  /** webhooks: the signing secret `whsec_...`. */
+  signingSecret?: string;
+  /** comments, attachments: the contract of their case, for scoping. */
+  contract?: string | null;
+  /** attachments: the bytes. */
+  content?: Buffer;
+  /** events: the account whose action caused it (null for agents and triggers). */
+  actor?: string | null;
+}
+
+export interface Stored {
+  record: Record<string, any>;
+  internal: Internal;
+}
+
+/** Which rows an account may see: one internal or public column restricted to a set of values. */
+export interface Scope {
+  by: 'customerOrg' | 'partnerOrg' | 'contract' | 'case' | 'account';
+  values: Array<string>;
+}
+
+export interface ListResult {
+  items: Record<string, any>[];
+  totalCount: number;
+}
+
+export interface Org {
+  id: string;
+  name: string;
+  kind: 'customer' | 'partner';
+}
+
+export interface Delivery {
+  id: number;
+  env: Environment;
+  eventId: string;
+  webhookId: string;
+  attempt: number;
+  nextAt: number;
+}
+
+export interface Storage {
+  transaction<T>(fn: () => T): T;
+  nextId(prefix: string, start?: number): string;
+  getSetting(key: string): string | undefined;
+  setSetting(key: string, value: string): void;
+
+  insertOrg(env: Environment, org: Org): void;
+  getOrg(env: Environment, id: string): Org | undefined;
+  listOrgs(env: Environment): Org[];
+  addContact(env: Environment, org: string, email: string): void;
+  contactsOf(env: Environment, org: string): string[];
+
+  insert(resource: Resource, env: Environment, record: Record<string, any>, internal?: Internal): void;
+  get(resource: Resource, env: Environment, id: string): Stored | undefined;
+  update(resource: Resource, env: Environment, id: string, changes: Record<string, any>, internal?: Internal): void;
+  remove(resource: Resource, env: Environment, id: string): void;
+  /** Rows of a table matching an internal/public column, unpaged (small sets: contracts of an org, webhooks). */
+  findAll(resource: Resource, env: Environment, scope: Scope): Stored[];
+  list(resource: Resource, env: Environment, scope: Scope, query: ListQuery, types: Record<string, ValueType>): ListResult;
+  attachmentContent(env: Environment, id: string): Buffer | undefined;
+
+  enqueueDelivery(env: Environment, eventId: string, webhookId: string, nextAt: number): void;
+  dueDeliveries(now: number, limit: number, exclude: Set<string>): Delivery[];
+  nextDeliveryAt(exclude: Set<string>): number | undefined;
+  rescheduleDelivery(id: number, attempt: number, nextAt: number, lastStatus: string): void;
+  finishDelivery(id: number, outcome: 'delivered' | 'failed' | 'gone' | 'dropped', lastStatus: string): void;
+  deliveries(eventId: string): Array<{ webhookId: string; state: string; attempt: number; lastStatus: string | null }>;
+
+  /** Row counts of every table, to prove a rejected request wrote nothing. */
+  counts(): Record<string, number>;
+  close(): void;
+}
