@@ -83,7 +83,7 @@ export async function send(
   counter.total++;
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body, redirect: 'manual' });
+    res = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual' });
   } catch (err) {
     throw new Error(`${method} ${url}: ${(err as Error).cause ?? (err as Error).message}`);
   }
