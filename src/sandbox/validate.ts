@@ -161,6 +161,7 @@ export function validateBody(spec: CareSpec, schema: unknown, body: unknown): Re
     const declared = shape.properties[field];
     if (!declared) {
       if (shape.closed) problems.push({ at, detail: `${at}: Extra inputs are not permitted`, code: 'extra_forbidden' });
+      coerced[field] = raw; // kept for the schema check, so "at least one field" does not fire on a body of unknown fields
       continue;
     }
     const how = coercionOf(spec, declared);

@@ -24,11 +24,6 @@ function sqlValue(type: ValueType, value: unknown): unknown {
   return value;
 }
 
-/** `*` any run, `?` one character, everything else literal: GLOB with `[` escaped as a one-character class. */
-export function globPattern(like: string): string {
-  return like.replace(/\[/g, '[[]');
-}
-
 const NEGATIONS: Record<string, string> = {
   ne: 'eq',
   notContains: 'contains',
@@ -45,7 +40,7 @@ const NEGATIONS: Record<string, string> = {
 };
 
 function positive(clause: FilterClause, operator: string, col: string, type: ValueType, columnOf: (field: string) => Column): SqlPart {
-  const values = clause.values.map((v) => sqlValue(type, v));
+  const values = operator === 'sameas' ? [] : clause.values.map((v) => sqlValue(type, v));
   const v = values[0];
   const isArray = type === 'stringArray';
   switch (operator) {
@@ -70,13 +65,14 @@ function positive(clause: FilterClause, operator: string, col: string, type: Val
     case 'contains':
       return isArray
         ? { sql: `EXISTS (SELECT 1 FROM json_each(${col}) WHERE json_each.value = ?)`, params: [v] }
-        : { sql: `instr(${col}, ?) > 0`, params: [v] };
+        : { sql: `care_contains(${col}, ?)`, params: [v] };
+    // JavaScript functions rather than instr/substr/GLOB: those stop at a NUL character inside a value.
     case 'startswith':
-      return { sql: `substr(${col}, 1, length(?)) = ?`, params: [v, v] };
+      return { sql: `care_starts(${col}, ?)`, params: [v] };
     case 'endswith':
-      return { sql: `(${col} IS NOT NULL AND (length(?) = 0 OR substr(${col}, -length(?)) = ?))`, params: [v, v, v] };
+      return { sql: `care_ends(${col}, ?)`, params: [v] };
     case 'like':
-      return { sql: `${col} GLOB ?`, params: [globPattern(String(v))] };
+      return { sql: `care_like(?, ${col})`, params: [v] };
     case 'match':
       return { sql: `care_regexp(?, ${col})`, params: [v] };
     case 'sameas': {

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ListQuery } from '../../grammar/types.ts';
 import type { CareSpec, Environment, ValueType } from '../../spec/types.ts';
-import { compileRegex } from '../../grammar/regex.ts';
+import { compileLike, compileRegex } from '../../grammar/regex.ts';
 import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
 import { orderSql, whereSql } from './list-sql.ts';
@@ -53,17 +53,18 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   // NORMAL in WAL mode: a committed transaction survives a killed process (kill -9); only an OS crash may lose the last ones.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  const regexps = new Map<string, RegExp>();
-  db.function('care_regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
-    if (value === null || typeof value !== 'string') return null;
-    let re = regexps.get(String(pattern));
-    if (!re) {
-      re = compileRegex(String(pattern));
-      if (regexps.size > 500) regexps.clear();
-      regexps.set(String(pattern), re);
-    }
-    return re.test(value) ? 1 : 0;
-  });
+  // Text operators in JavaScript, with the grammar's own pattern compilers (same semantics by construction).
+  const text = (value: unknown): value is string => typeof value === 'string';
+  const fn = (name: string, body: (a: unknown, b: unknown) => boolean | null) =>
+    db.function(name, { deterministic: true }, (a: unknown, b: unknown) => {
+      const result = body(a, b);
+      return result === null ? null : result ? 1 : 0;
+    });
+  fn('care_regexp', (pattern, value) => (text(value) ? compileRegex(String(pattern)).test(value) : null));
+  fn('care_like', (pattern, value) => (text(value) ? compileLike(String(pattern)).test(value) : null));
+  fn('care_contains', (value, part) => (text(value) ? value.includes(String(part)) : null));
+  fn('care_starts', (value, part) => (text(value) ? value.startsWith(String(part)) : null));
+  fn('care_ends', (value, part) => (text(value) ? value.endsWith(String(part)) : null));
 
   const columns = {} as Record<Resource, Column[]>;
   const byField = {} as Record<Resource, Map<string, Column>>;
