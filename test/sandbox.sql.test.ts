@@ -147,7 +147,7 @@ describe('SQL order and pages = grammar comparator', () => {
       fc.tuple(fc.constant(fields), fc.array(fc.boolean(), { minLength: fields.length, maxLength: fields.length })),
     );
     fc.assert(
-      fc.property(sortArb, fc.integer({ min: 1, max: 40 }), ([fields, desc]) => {
+      fc.property(sortArb, ([fields, desc]) => {
         const sortText = fields.map((f, i) => (desc[i] ? '-' : '') + f).join(',');
         const parsed = parseListQuery(`sort=${sortText}&page[size]=200`, list, spec.operators);
         expect(parsed.errors).toEqual([]);
