@@ -190,3 +190,18 @@ describe('sort', () => {
     expect(compareCodePoints('', '')).toBe(0);
   });
 });
+
+describe('sort of wrong data', () => {
+  it('keeps a total order: typed values first by their order, then the others', () => {
+    const items: Item[] = [
+      { id: 'A', createdAt: 'soon' },
+      { id: 'B', createdAt: '2026-01-02T00:00:00Z' },
+      { id: 'C', createdAt: 5 },
+      { id: 'D', createdAt: null },
+      { id: 'E', createdAt: '2026-01-01T00:00:00Z' },
+    ];
+    const sort = [{ field: 'createdAt', descending: false, type: 'datetime' as const }];
+    // 5 reads as Unix time (1970), a valid instant; 'soon' is not a datetime and sorts after all of them
+    expect([...items].sort((a, b) => compareBySort(a, b, sort)).map((item) => item.id)).toEqual(['D', 'C', 'E', 'B', 'A']);
+  });
+});

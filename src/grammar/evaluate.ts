@@ -83,10 +83,18 @@ export function matchesFilters(item: Item, clauses: readonly FilterClause[], ope
   return clauses.every((clause) => matchesClause(item, clause, operators));
 }
 
-/** Ascending order of two values of one sort key: null (or absent) first. */
+/**
+ * Ascending order of two values of one sort key: null (or absent) first, then values of the key's type in their order,
+ * then (only in a wrong answer) values not of that type, so the order stays total and transitive whatever the data.
+ */
 function compareKey(a: unknown, b: unknown, key: SortKey): number {
   if (isNullish(a) || isNullish(b)) return isNullish(a) === isNullish(b) ? 0 : isNullish(a) ? -1 : 1;
-  return compareTyped(a, b, key.type) ?? compareUntyped(a, b);
+  const typed = compareTyped(a, b, key.type);
+  if (typed !== undefined) return typed;
+  const aTyped = compareTyped(a, a, key.type) !== undefined;
+  const bTyped = compareTyped(b, b, key.type) !== undefined;
+  if (aTyped !== bTyped) return aTyped ? -1 : 1;
+  return compareUntyped(a, b);
 }
 
 /**
