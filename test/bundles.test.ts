@@ -1,6 +1,8 @@
-// The three committed bundles are valid OpenAPI (swagger-parser) and lint clean with redocly.yaml's rules.
+// The three committed bundles are valid OpenAPI (swagger-parser) and lint clean with redocly.yaml's rules; the
+// generated types typecheck.
 import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../scripts/build/context.ts';
 import { formatProblems, lint } from '../scripts/build/redocly.ts';
@@ -18,5 +20,20 @@ describe('generated bundles', () => {
   it('lint clean with redocly.yaml (recommended-strict and the house rules)', async () => {
     const problems = await lint(BUNDLES, repoRoot);
     expect(problems, formatProblems(problems)).toEqual([]);
+  });
+
+  it('care-api.d.ts typechecks on its own, strictly', () => {
+    // tsconfig.json has skipLibCheck (which skips every .d.ts), so the generated declarations are checked here.
+    const program = ts.createProgram([resolve(repoRoot, 'generated/care-api.d.ts')], {
+      noEmit: true,
+      strict: true,
+      skipLibCheck: false,
+      types: [],
+      lib: ['lib.es2022.d.ts'],
+      target: ts.ScriptTarget.ES2022,
+    });
+    const messages = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(messages).toEqual([]);
+    expect(program.getSourceFile(resolve(repoRoot, 'generated/care-api.d.ts'))?.statements.length).toBeGreaterThan(3);
   });
 });
