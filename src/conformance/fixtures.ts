@@ -91,8 +91,12 @@ export class Fixtures {
       if (!this.ctx.canWrite) return this.firstId('listCaseComments', { caseId }, 'comment');
       const contact = this.ctx.config.customer.contacts[0];
       if (!contact) throw new Skip('no customer contact in the configuration to write a comment with');
+      // Two comments with different contacts, so filters and sorting on comments have something to tell apart.
+      const second = this.ctx.config.customer.contacts[1] ?? contact;
       const x = await this.ctx.call(this.ctx.customer, 'createCaseComment', { caseId }, { json: { text: `${MARK} fixture comment`, contact } });
       expectStatus(x, 201, 'creating a fixture comment');
+      const y = await this.ctx.call(this.ctx.customer, 'createCaseComment', { caseId }, { json: { text: `${MARK} second fixture comment, with a comma`, contact: second } });
+      expectStatus(y, 201, 'creating a fixture comment');
       return x.json.data.id;
     });
   }
@@ -108,6 +112,8 @@ export class Fixtures {
       const m = multipart(fileName, contentType, bytes);
       const x = await this.ctx.call(this.ctx.customer, 'uploadCaseAttachment', { caseId }, { body: m.body, headers: { 'content-type': m.contentType } });
       expectStatus(x, 201, 'uploading a fixture attachment');
+      const n = multipart('notes.txt', 'text/plain', Buffer.from('second fixture attachment\n'));
+      expectStatus(await this.ctx.call(this.ctx.customer, 'uploadCaseAttachment', { caseId }, { body: n.body, headers: { 'content-type': n.contentType } }), 201, 'uploading a fixture attachment');
       return { id: x.json.data.id, bytes, contentType, fileName };
     });
   }
@@ -119,6 +125,9 @@ export class Fixtures {
         const caseId = await this.caseId();
         const x = await this.ctx.call(this.ctx.customer, 'triggerCaseContractAssigned', {}, { json: { caseId } });
         expectStatus(x, 202, 'triggering a fixture event');
+        const cases = await this.cases();
+        const other = cases[cases.length - 1].id;
+        expectStatus(await this.ctx.call(this.ctx.customer, 'triggerCaseUpdated', {}, { json: { caseId: other, updated: ['priority'] } }), 202, 'triggering a fixture event');
         return x.json.data.id;
       }
       return this.firstId('listEvents', {}, 'event log entry');
@@ -129,13 +138,18 @@ export class Fixtures {
   webhookId(): Promise<string> {
     return this.ctx.memo('webhook', async () => {
       if (!this.ctx.canWrite) return this.firstId('listWebhooks', {}, 'webhook subscription');
-      const x = await this.ctx.call(this.ctx.customer, 'createWebhook', {}, {
-        json: { url: 'http://127.0.0.1:9/conformance-unused', eventTypes: ['case.comment.created'], enabled: false },
-      });
-      expectStatus(x, 201, 'creating a fixture webhook subscription');
-      const id = x.json.data.id;
-      this.ctx.onCleanup(`delete webhook ${id}`, () => this.ctx.call(this.ctx.customer, 'deleteWebhook', { webhookId: id }));
-      return id;
+      // Disabled, pointing at the discard port: these two exist to be listed, filtered and sorted, never called.
+      const ids: string[] = [];
+      for (const [path, types] of [['unused-a', ['case.comment.created']], ['unused-b', ['case.updated', 'case.attachment.*']]] as const) {
+        const x = await this.ctx.call(this.ctx.customer, 'createWebhook', {}, {
+          json: { url: `http://127.0.0.1:9/conformance-${path}`, eventTypes: types, enabled: false },
+        });
+        expectStatus(x, 201, 'creating a fixture webhook subscription');
+        const id = x.json.data.id;
+        ids.push(id);
+        this.ctx.onCleanup(`delete webhook ${id}`, () => this.ctx.call(this.ctx.customer, 'deleteWebhook', { webhookId: id }));
+      }
+      return ids[0];
     });
   }
 

@@ -76,7 +76,7 @@ export const resourceChecks: Check[] = [
     async run(ctx) {
       const caseId = await ctx.fixtures.caseId();
       const bytes = Buffer.concat([Buffer.from([0, 255, 13, 10, 0x1f, 0x8b]), randomBytes(40_000)]);
-      const m = multipart('conformance "odd" name.bin', 'image/png', bytes);
+      const m = multipart('conformance odd name.bin', 'image/png', bytes);
       const up = await ctx.call(ctx.customer, 'uploadCaseAttachment', { caseId }, { body: m.body, headers: { 'content-type': m.contentType } });
       expectStatus(up, 201, 'uploadCaseAttachment');
       const a = up.json.data;

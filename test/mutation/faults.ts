@@ -1,0 +1,150 @@
+// The faults the proxy can inject: each a small, realistic way for a deployment to break the contract, and the
+// suite area that must notice it.
+import { jsonOf, withJson, type Fault, type ProxyRequest, type ProxyResponse } from './proxy.ts';
+
+const isList = (json: any) => Array.isArray(json?.data) && json?.meta?.page;
+const queryOf = (req: ProxyRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
+const pathOf = (req: ProxyRequest) => req.url.split('?')[0];
+const rawQuery = (req: ProxyRequest) => req.url.split('?')[1] ?? '';
+
+/** Rewrite the query string's raw `key=value` parts (kept raw: the grammar's escapes must survive). */
+function mapQuery(req: ProxyRequest, keep: (part: string) => string | null): ProxyRequest {
+  const parts = rawQuery(req).split('&').filter(Boolean).map(keep).filter((p): p is string => p !== null);
+  return { ...req, url: pathOf(req) + (parts.length ? `?${parts.join('&')}` : '') };
+}
+
+function editJson(edit: (json: any, res: ProxyResponse, req: ProxyRequest) => any, when: (res: ProxyResponse, req: ProxyRequest) => boolean = () => true) {
+  return (res: ProxyResponse, req: ProxyRequest): ProxyResponse => {
+    const json = jsonOf(res);
+    if (json === undefined || !when(res, req)) return res;
+    return withJson(res, edit(json, res, req) ?? json);
+  };
+}
+
+function errorResponse(res: ProxyResponse, status: number, title: string, detail: string): ProxyResponse {
+  return withJson({ ...res, status, headers: { ...res.headers, 'content-type': 'application/json' } }, {
+    meta: {}, errors: [{ status: String(status), title, detail, code: '' }],
+  });
+}
+
+const forEachItem = (json: any, f: (item: any) => void) => {
+  if (Array.isArray(json?.data)) json.data.forEach(f);
+  else if (json?.data && typeof json.data === 'object') f(json.data);
+};
+
+export const FAULTS: Fault[] = [
+  // operations: envelope, headers, shapes
+  { name: 'env-header-missing', area: 'operations', description: 'no X-CareAPI-Env on any answer',
+    response: (res) => { const h = { ...res.headers }; delete h['x-careapi-env']; return { ...res, headers: h }; } },
+  { name: 'env-header-wrong', area: 'operations', description: 'X-CareAPI-Env says Production in sandbox',
+    response: (res) => ({ ...res, headers: { ...res.headers, 'x-careapi-env': 'Production' } }) },
+  { name: 'env-header-missing-on-errors', area: 'operations', description: 'X-CareAPI-Env only on success answers',
+    response: (res) => { if (res.status < 400) return res; const h = { ...res.headers }; delete h['x-careapi-env']; return { ...res, headers: h }; } },
+  { name: 'error-envelope-broken', area: 'operations', description: 'errors answered as {"error": "..."} without meta/errors',
+    response: (res) => (res.status >= 400 && jsonOf(res) ? withJson(res, { error: jsonOf(res).errors?.[0]?.detail ?? 'error' }) : res) },
+  { name: 'wrong-content-type', area: 'operations', description: 'JSON answered as text/plain',
+    response: (res) => (/json/.test(res.headers['content-type'] ?? '') ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' } } : res) },
+  { name: 'missing-field', area: 'operations', description: 'resources lose their createdAt',
+    response: editJson((json) => forEachItem(json, (i) => { if (i && typeof i === 'object') delete i.createdAt; })) },
+  { name: 'wrong-field-type', area: 'operations', description: 'case priority answered as a string',
+    response: editJson((json) => forEachItem(json, (i) => { if (typeof i?.priority === 'number') i.priority = String(i.priority); })) },
+  { name: 'undeclared-status', area: 'operations', description: 'reads answer 203 instead of 200',
+    response: (res, req) => (req.method === 'GET' && res.status === 200 ? { ...res, status: 203 } : res) },
+  { name: 'wrong-method-as-404', area: 'operations', description: 'a wrong method on a known path is 404, not 405',
+    response: (res) => (res.status === 405 ? errorResponse(res, 404, 'Not Found', 'path: not found') : res) },
+
+  // auth
+  { name: 'auth-ignored', area: 'auth', description: 'requests without a valid token are served anyway',
+    request: (req, proxy) => {
+      const ok = req.headers.authorization?.startsWith('Bearer ey') && req.headers.authorization.split('.').length === 3;
+      return ok || !proxy.lastGoodAuthorization || req.url.includes('/oauth/') ? req : { ...req, headers: { ...req.headers, authorization: proxy.lastGoodAuthorization } };
+    } },
+  { name: 'revoked-key-accepted', area: 'auth', description: 'the token exchange of a refused (revoked) key succeeds',
+    response: (res, req, proxy) => (req.url.endsWith('/oauth/token') && res.status >= 400 && proxy.lastGoodTokenBody
+      ? { status: 200, headers: { 'content-type': 'application/json' }, body: proxy.lastGoodTokenBody } : res) },
+  { name: '401-without-envelope', area: 'auth', description: '401 answered with an empty body',
+    response: (res) => (res.status === 401 ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from('{}') } : res) },
+
+  // pagination
+  { name: 'total-count-off-by-one', area: 'pagination', description: 'meta.page.totalCount one too high',
+    response: editJson((json) => { json.meta.page.totalCount += 1; }, (res) => isList(jsonOf(res))) },
+  { name: 'count-wrong', area: 'pagination', description: 'meta.page.count is the page size, not the items in the page',
+    response: editJson((json) => { json.meta.page.count = json.meta.page.size; }, (res) => isList(jsonOf(res))) },
+  { name: 'default-page-size-20', area: 'pagination', description: 'the default page size is 20',
+    response: editJson((json, _res, req) => {
+      if (queryOf(req).has('page[size]')) return;
+      json.data = json.data.slice(0, 20);
+      json.meta.page.size = 20;
+      json.meta.page.count = json.data.length;
+    }, (res) => isList(jsonOf(res))) },
+  { name: 'page-past-end-not-empty', area: 'pagination', description: 'a page past the end repeats the first page',
+    response: async (res, req, proxy) => {
+      const json = jsonOf(res);
+      if (!isList(json) || json.data.length > 0 || json.meta.page.totalCount === 0) return res;
+      const first = jsonOf(await proxy.forward(mapQuery(req, (p) => (p.startsWith('page[number]=') ? 'page[number]=1' : p))));
+      json.data = first.data;
+      json.meta.page.count = first.data.length;
+      return withJson(res, json);
+    } },
+  { name: 'max-page-size-clamped', area: 'pagination', description: 'page[size] above 200 is clamped instead of refused',
+    request: (req) => mapQuery(req, (p) => (/^page\[size\]=(\d+)$/.test(p) && Number(p.split('=')[1]) > 200 ? 'page[size]=200' : p)) },
+
+  // filters
+  { name: 'filter-operator-ignored', area: 'filters', description: 'the ne operator is ignored',
+    request: (req) => mapQuery(req, (p) => (/^filter\[[^\]]+\]\[ne\]=/.test(p) ? null : p)) },
+  { name: 'filter-lt-as-le', area: 'filters', description: 'lt includes the bound',
+    request: (req) => mapQuery(req, (p) => p.replace(/^(filter\[[^\]]+\])\[lt\]=/, '$1[le]=')) },
+  { name: 'filter-only-first-applies', area: 'filters', description: 'of several filters only the first applies',
+    request: (req) => { let seen = false; return mapQuery(req, (p) => (p.startsWith('filter[') ? (seen ? null : ((seen = true), p)) : p)); } },
+  { name: 'filter-invalid-accepted', area: 'filters', description: 'an invalid filter is ignored instead of refused',
+    response: async (res, req, proxy) => (res.status === 400 && queryOf(req).toString().includes('filter')
+      ? proxy.forward(mapQuery(req, (p) => (p.startsWith('filter[') ? null : p))) : res) },
+
+  // sorting
+  { name: 'sort-reversed', area: 'sorting', description: 'sorted lists come in reverse order',
+    response: editJson((json) => { json.data.reverse(); }, (res, req) => isList(jsonOf(res)) && queryOf(req).has('sort')) },
+  { name: 'sort-invalid-accepted', area: 'sorting', description: 'an unknown sort field is ignored instead of refused',
+    response: async (res, req, proxy) => (res.status === 400 && queryOf(req).has('sort') ? proxy.forward(mapQuery(req, (p) => (p.startsWith('sort=') ? null : p))) : res) },
+
+  // coercion
+  { name: 'boolean-spellings-refused', area: 'coercion', description: 'only true/false are read as booleans in queries',
+    response: (res, req) => (/=(?:on|yes|y|t|off|no|n|f|True|False)(?:&|$)/.test(rawQuery(req)) ? errorResponse(res, 400, 'Bad Request', 'query.filter: Input should be a valid boolean') : res) },
+  { name: 'datetime-offset-ignored', area: 'coercion', description: 'a UTC offset in a body datetime is dropped',
+    request: (req) => (req.method === 'PATCH' && /\/apikeys\//.test(req.url)
+      ? { ...req, body: Buffer.from(req.body.toString('utf8').replace(/([0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)[+-][0-9]{2}:?[0-9]{2}"/g, '$1"')) } : req) },
+
+  // validation
+  { name: 'errors-merged', area: 'validation', description: 'several problems merged into one error object',
+    response: editJson((json) => { json.errors = [{ ...json.errors[0], detail: json.errors.map((e: any) => e.detail).join('; ') }]; }, (res) => res.status === 400 && (jsonOf(res)?.errors?.length ?? 0) > 1) },
+  { name: '500-on-bad-input', area: 'validation', description: 'bad input crashes the server',
+    response: (res) => (res.status === 400 ? errorResponse(res, 500, 'Internal Server Error', 'server: unexpected failure') : res) },
+  { name: 'required-detail-reworded', area: 'validation', description: '"Field required" reworded',
+    response: editJson((json) => { for (const e of json.errors) e.detail = e.detail.replace(/^body\.(\w+): Field required$/, '$1 is required'); }, (res) => res.status === 400) },
+  { name: 'contact-rules-ignored', area: 'validation', description: 'contacts of the wrong organisation are accepted',
+    request: (req) => (req.method === 'POST' && /\/cases$/.test(pathOf(req))
+      ? { ...req, body: Buffer.from(req.body.toString('utf8').replace(/"contact":"[^"]*@partner\.example",?/g, '').replace(/,"watchList":\["[^"]*@partner\.example"\]/g, '').replace(/,}/g, '}')) } : req) },
+
+  // scoping
+  { name: 'forbidden-as-404', area: 'scoping', description: '403 answered as 404',
+    response: (res) => (res.status === 403 ? errorResponse(res, 404, 'Not Found', 'path: not found') : res) },
+  { name: 'forbidden-as-200', area: 'scoping', description: '403 answered as 200 with empty data',
+    response: (res) => (res.status === 403 ? withJson({ ...res, status: 200 }, { meta: {}, data: [] }) : res) },
+  { name: 'foreign-item-listed', area: 'scoping', description: 'case lists leak a case of another contract',
+    response: editJson((json) => { if (json.data[0]) json.data.push({ ...json.data[0], id: 'CS9999999', contract: 'CT0000104' }); }, (res, req) => isList(jsonOf(res)) && /\/cases$/.test(pathOf(req))) },
+
+  // resources
+  { name: 'corrupted-download', area: 'resources', description: 'downloads lose their last byte',
+    response: (res, req) => (/\/download$/.test(pathOf(req)) && res.status === 200 ? { ...res, body: res.body.subarray(0, Math.max(0, res.body.length - 1)) } : res) },
+  { name: 'location-missing', area: 'resources', description: 'no Location header on 201',
+    response: (res) => { if (res.status !== 201) return res; const h = { ...res.headers }; delete h.location; return { ...res, headers: h }; } },
+  { name: 'revoke-is-hard-delete', area: 'resources', description: 'a revoked key is gone (404) instead of kept with revokedAt',
+    response: (res, req) => (req.method === 'GET' && /\/apikeys\/[^/]+$/.test(pathOf(req)) && jsonOf(res)?.data?.revokedAt ? errorResponse(res, 404, 'Not Found', 'path.keyId: not found') : res) },
+
+  // webhooks (on the delivery path)
+  { name: 'delivery-without-authorization', area: 'webhooks', description: 'deliveries lose their authorization headers',
+    delivery: (d) => { const h = { ...d.headers }; delete h.authorization; for (const k of Object.keys(h)) if (k.startsWith('x-conformance')) delete h[k]; return { ...d, headers: h }; } },
+  { name: 'delivery-bad-signature', area: 'webhooks', description: 'deliveries signed with another secret',
+    delivery: (d) => ({ ...d, headers: { ...d.headers, 'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' } }) },
+  { name: 'delivery-payload-without-updated', area: 'webhooks', description: 'case.updated payloads lack meta.updated',
+    delivery: (d) => ({ ...d, body: Buffer.from(d.body.toString('utf8').replace(/,"updated":\[[^\]]*\]/, '')) }) },
+];

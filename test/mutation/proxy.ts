@@ -1,0 +1,162 @@
+// A fault-injecting HTTP proxy between the conformance suite and the reference sandbox. One fault at a time,
+// switched per run; every fault names the suite area that must catch it. The proxy also sits on the webhook path:
+// subscription URLs are rewritten to pass through it (and rewritten back in answers), so deliveries can be faulted.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxyRequest {
+  method: string;
+  /** Path and query, e.g. `/care/v0/sandbox/cases?page[size]=2`. */
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface ProxyResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Delivery {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Fault {
+  name: string;
+  /** The suite area that must fail when this fault is on. */
+  area: string;
+  description: string;
+  request?: (req: ProxyRequest, proxy: FaultProxy) => ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;
+  response?: (res: ProxyResponse, req: ProxyRequest, proxy: FaultProxy) => ProxyResponse | Promise<ProxyResponse>;
+  delivery?: (d: Delivery) => Delivery;
+}
+
+const DELIVER = '/__deliver/';
+
+function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** JSON body helpers for faults. */
+export function jsonOf(res: { headers: Record<string, string>; body: Buffer }): any {
+  if (!/json/.test(res.headers['content-type'] ?? '')) return undefined;
+  try {
+    return JSON.parse(res.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function withJson(res: ProxyResponse, json: unknown): ProxyResponse {
+  return { ...res, body: Buffer.from(JSON.stringify(json)) };
+}
+
+export class FaultProxy {
+  fault: Fault | null = null;
+  /** The last bearer token the target accepted, for faults that pretend a refused request was fine. */
+  lastGoodAuthorization?: string;
+  lastGoodTokenBody?: Buffer;
+  private server?: Server;
+  origin = '';
+
+  constructor(readonly target: string) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const incoming: ProxyRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: flatHeaders(req.headers), body: Buffer.concat(chunks) };
+        this.handle(incoming).then(
+          (out) => {
+            const headers = { ...out.headers };
+            delete headers['content-length'];
+            delete headers['transfer-encoding'];
+            delete headers['connection'];
+            delete headers['keep-alive'];
+            res.writeHead(out.status, headers).end(out.body);
+          },
+          (err) => res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${(err as Error).message}`),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    return this.origin;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.server) return resolve();
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  /** Send a request to the target as is (faults use it to fetch what a broken server would have answered). */
+  async forward(req: ProxyRequest, base = this.target): Promise<ProxyResponse> {
+    const headers = { ...req.headers };
+    delete headers.host;
+    delete headers['content-length'];
+    delete headers.connection;
+    const r = await fetch(base + req.url, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+      redirect: 'manual',
+    });
+    const out: Record<string, string> = {};
+    r.headers.forEach((v, k) => (out[k] = v));
+    return { status: r.status, headers: out, body: Buffer.from(await r.arrayBuffer()) };
+  }
+
+  private async handle(req: ProxyRequest): Promise<ProxyResponse> {
+    if (req.url.startsWith(DELIVER)) return this.deliver(req);
+    const rewritten = this.rewriteWebhookUrls(req);
+    let current: ProxyRequest | ProxyResponse = rewritten;
+    if (this.fault?.request) current = await this.fault.request(rewritten, this);
+    if ('status' in current) return current;
+    let res = await this.forward(current);
+    this.remember(current, res);
+    if (this.fault?.response) res = await this.fault.response(res, current, this);
+    return this.unrewriteWebhookUrls(res);
+  }
+
+  private remember(req: ProxyRequest, res: ProxyResponse) {
+    if (res.status < 300 && req.headers.authorization?.startsWith('Bearer ')) this.lastGoodAuthorization = req.headers.authorization;
+    if (res.status === 200 && req.url.endsWith('/oauth/token')) this.lastGoodTokenBody = res.body;
+  }
+
+  /** Subscriptions get a URL through the proxy, so the delivery faults can act on deliveries. */
+  private rewriteWebhookUrls(req: ProxyRequest): ProxyRequest {
+    if (!/\/webhooks(\/[^/?]+)?(\?|$)/.test(req.url) || !/json/.test(req.headers['content-type'] ?? '')) return req;
+    try {
+      const body = JSON.parse(req.body.toString('utf8'));
+      if (typeof body?.url !== 'string') return req;
+      body.url = `${this.origin}${DELIVER}${Buffer.from(body.url).toString('base64url')}`;
+      return { ...req, body: Buffer.from(JSON.stringify(body)) };
+    } catch {
+      return req;
+    }
+  }
+
+  private unrewriteWebhookUrls(res: ProxyResponse): ProxyResponse {
+    const text = res.body.toString('utf8');
+    const prefix = `${this.origin}${DELIVER}`;
+    if (!text.includes(prefix)) return res;
+    const restored = text.replace(new RegExp(`${prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}([A-Za-z0-9_-]+)`, 'g'), (_, b64) => Buffer.from(b64, 'base64url').toString('utf8'));
+    return { ...res, body: Buffer.from(restored) };
+  }
+
+  private async deliver(req: ProxyRequest): Promise<ProxyResponse> {
+    const target = Buffer.from(req.url.slice(DELIVER.length).split('?')[0], 'base64url').toString('utf8');
+    let d: Delivery = { headers: { ...req.headers }, body: req.body };
+    if (this.fault?.delivery) d = this.fault.delivery(d);
+    const url = new URL(target);
+    return this.forward({ method: req.method, url: url.pathname + url.search, headers: d.headers, body: d.body }, url.origin);
+  }
+}
