@@ -64,7 +64,12 @@ export function createMockFront(options: MockFrontOptions): Server {
 
   const send = (res: ServerResponse, status: number, body: ErrorEnvelope, extra: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', [ENV_HEADER]: envValue, ...extra });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      [ENV_HEADER]: envValue,
+      ...extra,
+    });
     res.end(text);
   };
 
@@ -110,6 +115,7 @@ export function createMockFront(options: MockFrontOptions): Server {
       if (!HOP_BY_HOP.has(name) && name !== ENV_HEADER.toLowerCase()) out[name] = value;
     });
     out[ENV_HEADER] = envValue;
+    out['content-length'] = String(bytes.length); // the whole body is here: no need for chunked
     res.writeHead(status, out);
     res.end(bytes);
   };
