@@ -69,7 +69,7 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
   return new Promise<UploadedFile>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: FILE_LIMIT, files: 5, fields: 20 } });
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: FILE_LIMIT, files: 5, fields: 20 } });
     } catch {
       readAll(req, 0).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
       return;
