@@ -88,6 +88,9 @@ describe('datetime: ISO forms with or without zone (UTC), a date alone, Unix tim
     // YYYY-MM-DD
     ['2026-01-02', v('2026-01-02T00:00:00.000Z')],
     ['2024-02-29', v('2024-02-29T00:00:00.000Z')],
+    ['0050-06-15T12:00:00Z', v('0050-06-15T12:00:00.000Z')],
+    ['0000-01-01', v('0000-01-01T00:00:00.000Z')],
+    ['9999-12-31T23:59:59.999999Z', v('9999-12-31T23:59:59.999Z')],
     // Unix time as a numeric string (seconds; above 2e10 read as milliseconds, as pydantic)
     ['1767225600', v('2026-01-01T00:00:00.000Z')],
     ['1767225600.5', v('2026-01-01T00:00:00.500Z')],

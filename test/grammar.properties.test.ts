@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareBySort, matchesClause, parseListQuery, serializeListQuery } from '../src/grammar/index.ts';
+import { datetimeMillis, isoFromMillis } from '../src/grammar/coerce.ts';
 import type { FilterClause, SortKey } from '../src/grammar/index.ts';
 import { loadSpec } from '../src/spec/index.ts';
 import type { FilterFieldSpec, ListSpec, ValueType } from '../src/spec/index.ts';
@@ -102,6 +103,20 @@ describe('serialize then parse', () => {
         expect(parsed.query.filters.map((f) => f.values)).toEqual([[single], many]);
       }),
       RUNS,
+    );
+  });
+});
+
+describe('datetime arithmetic', () => {
+  it('writes and reads every instant of years 0000-9999 exactly as Date does', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }), (date) => {
+        const millis = date.getTime();
+        const iso = new Date(millis).toISOString();
+        expect(isoFromMillis(millis)).toBe(iso);
+        expect(datetimeMillis(iso)).toEqual({ ok: true, value: millis });
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -140,46 +140,88 @@ function unixToMillis(seconds: number): number {
   return Math.abs(seconds) > 2e10 ? seconds : seconds * 1000;
 }
 
-function millisToIso(millis: number, code: string, what: string): Coerced<string> {
-  const date = new Date(Math.trunc(millis));
-  if (Number.isNaN(date.getTime())) return fail(code, `Input should be a valid ${what}, value is outside the supported range`);
-  return ok(date.toISOString());
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year, unlike Date.UTC which maps 0-99 to 19xx). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
 }
 
-function coerceDatetime(raw: unknown): Coerced<string> {
+const MAX_MILLIS = 8.64e15; // the range of a JavaScript Date
+
+/** `YYYY-MM-DDTHH:MM:SS.sssZ` by arithmetic: Date#toISOString costs microseconds on every call here. */
+export function isoFromMillis(millis: number): string {
+  const days = Math.floor(millis / 86_400_000);
+  let rest = millis - days * 86_400_000;
+  const hour = Math.floor(rest / 3_600_000);
+  rest -= hour * 3_600_000;
+  const minute = Math.floor(rest / 60_000);
+  rest -= minute * 60_000;
+  const second = Math.floor(rest / 1000);
+  const milli = rest - second * 1000;
+  // civil-from-days (H. Hinnant), the inverse of daysFromCivil
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 0 || year > 9999) return new Date(millis).toISOString(); // extended years: rare, let Date spell them
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}.${pad(milli, 3)}Z`;
+}
+
+type Millis = { ok: true; value: number } | { ok: false; problem: string; code: string };
+
+function inRange(millis: number, what: string, code: string): Millis {
+  const whole = Math.trunc(millis);
+  if (!(Math.abs(whole) <= MAX_MILLIS)) return fail(code, `Input should be a valid ${what}, value is outside the supported range`);
+  return ok(whole === 0 ? 0 : whole);
+}
+
+/** The instant a datetime input stands for, in milliseconds since the epoch (microseconds truncated). */
+export function datetimeMillis(raw: unknown): Millis {
   const problem = (reason: string) => fail('datetime_parsing', `Input should be a valid datetime, ${reason}`);
   if (typeof raw === 'number') {
     if (!Number.isFinite(raw)) return fail('finite_number', 'Input should be a finite number');
-    return millisToIso(unixToMillis(raw), 'datetime_parsing', 'datetime');
+    return inRange(unixToMillis(raw), 'datetime', 'datetime_parsing');
   }
   if (typeof raw !== 'string') return fail('datetime_type', 'Input should be a valid datetime');
-  if (NUMERIC_TEXT.test(raw)) return millisToIso(unixToMillis(Number(raw)), 'datetime_parsing', 'datetime');
+  if (NUMERIC_TEXT.test(raw)) return inRange(unixToMillis(Number(raw)), 'datetime', 'datetime_parsing');
   const dateOnly = DATE_RE.exec(raw);
-  const full = dateOnly ? null : DATETIME_RE.exec(raw);
-  const groups = dateOnly ?? full;
+  const groups = dateOnly ?? DATETIME_RE.exec(raw);
   if (!groups) return problem(raw.length < 10 ? 'input is too short' : 'invalid datetime format, expected YYYY-MM-DD[T]HH:MM[:SS[.ffffff]][Z or [±]HH[:]MM]');
   const [year, month, day] = [Number(groups[1]), Number(groups[2]), Number(groups[3])];
   const badDate = checkDate(year, month, day);
   if (badDate) return problem(badDate);
-  if (dateOnly) return millisToIso(Date.UTC(year, month - 1, day), 'datetime_parsing', 'datetime');
+  const midnight = daysFromCivil(year, month, day) * 86_400_000;
+  if (dateOnly) return ok(midnight);
   const clock = readClock(groups as unknown as string[], 4);
   if (typeof clock === 'string') return problem(clock);
-  // Date.UTC treats years 0-99 as 1900-1999: build from a full year instead.
-  const utc = new Date(0);
-  utc.setUTCFullYear(year, month - 1, day);
-  utc.setUTCHours(clock.hour, clock.minute, clock.second, Math.floor(clock.micros / 1000));
-  return millisToIso(utc.getTime() - (clock.offset ?? 0) * 60_000, 'datetime_parsing', 'datetime');
+  const time = clock.hour * 3_600_000 + clock.minute * 60_000 + clock.second * 1000 + Math.floor(clock.micros / 1000);
+  return inRange(midnight + time - (clock.offset ?? 0) * 60_000, 'datetime', 'datetime_parsing');
+}
+
+function coerceDatetime(raw: unknown): Coerced<string> {
+  const millis = datetimeMillis(raw);
+  return millis.ok ? ok(isoFromMillis(millis.value)) : millis;
 }
 
 function coerceDate(raw: unknown): Coerced<string> {
   const problem = (reason: string) => fail('date_parsing', `Input should be a valid date in the format YYYY-MM-DD, ${reason}`);
-  const fromMillis = (millis: number): Coerced<string> => {
-    const iso = millisToIso(millis, 'date_parsing', 'date');
-    if (!iso.ok) return iso;
-    if (!iso.value.endsWith('T00:00:00.000Z')) {
+  const fromMillis = (raw: number): Coerced<string> => {
+    const millis = inRange(raw, 'date', 'date_parsing');
+    if (!millis.ok) return millis;
+    if (millis.value !== raw || millis.value % 86_400_000 !== 0) {
       return fail('date_from_datetime_inexact', 'Datetimes provided to dates should have zero time - e.g. be exact dates');
     }
-    return ok(iso.value.slice(0, iso.value.indexOf('T')));
+    const iso = isoFromMillis(millis.value);
+    return ok(iso.slice(0, iso.indexOf('T')));
   };
   if (typeof raw === 'number') {
     if (!Number.isFinite(raw)) return fail('finite_number', 'Input should be a finite number');

@@ -1,6 +1,6 @@
 // Typed equality and order of field values (decision D-22): strings by Unicode code point, datetimes by instant.
 import type { ValueType } from '../spec/types.ts';
-import { coerceValue } from './coerce.ts';
+import { datetimeMillis } from './coerce.ts';
 
 /** Compare two strings by Unicode code point (JavaScript's `<` compares UTF-16 units, which differs above U+FFFF). */
 export function compareCodePoints(a: string, b: string): number {
@@ -21,19 +21,19 @@ const instantCache = new Map<string, number | undefined>();
 
 /** Milliseconds since the epoch of a datetime value (ISO string or Unix seconds), or undefined if it is not one. */
 export function instantOf(value: unknown): number | undefined {
-  if (typeof value === 'string') {
-    if (instantCache.has(value)) return instantCache.get(value);
-    const coerced = coerceValue('datetime', value, 'body');
-    const instant = coerced.ok ? Date.parse(coerced.value as string) : undefined;
-    if (instantCache.size > 10_000) instantCache.clear();
-    instantCache.set(value, instant);
-    return instant;
-  }
   if (typeof value === 'number') {
-    const coerced = coerceValue('datetime', value, 'body');
-    return coerced.ok ? Date.parse(coerced.value as string) : undefined;
+    const millis = datetimeMillis(value);
+    return millis.ok ? millis.value : undefined;
   }
-  return undefined;
+  if (typeof value !== 'string') return undefined;
+  let instant = instantCache.get(value);
+  if (instant === undefined && !instantCache.has(value)) {
+    const millis = datetimeMillis(value);
+    instant = millis.ok ? millis.value : undefined;
+    if (instantCache.size >= 50_000) instantCache.clear();
+    instantCache.set(value, instant);
+  }
+  return instant;
 }
 
 /** Rank of a JavaScript type, so that values of different types still have a total (if arbitrary) order. */
