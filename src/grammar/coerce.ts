@@ -319,8 +319,7 @@ function coerceArray(raw: unknown, source: CoercionSource, itemType: CoercionTyp
  * timedeltas a number of seconds; arrays an array of `itemType` values (default string).
  */
 export function coerceValue(type: CoercionType, raw: unknown, source: CoercionSource, itemType: CoercionType = 'string'): Coerced {
-  // Query values are strings by nature; anything else handed in for a query is read like a body value.
-  void source;
+  // The rules are the same for both sources: a query value is a string, read as a string in a body would be.
   switch (type) {
     case 'string': return coerceString(raw);
     case 'integer': return coerceInteger(raw);
