@@ -9,7 +9,7 @@ export const COMPLETE_BUNDLE = 'care-api.yaml';
 export const bundleStep: BuildStep = {
   name: `bundle ${COMPLETE_BUNDLE}`,
   async run(context) {
-    const result = await runRedocly(['bundle', 'openapi/openapi.yaml', '--ext=yaml', '--lint-config=error'], context.root);
+    const result = await runRedocly(['bundle', 'openapi/openapi.yaml', '--ext=yaml', '--lint-config=error', '--component-renaming-conflicts-severity=error'], context.root);
     if (result.code !== 0) throw new Error(`redocly bundle failed (exit ${result.code}):\n${result.stderr}`);
     const document = parse(result.stdout, { maxAliasCount: -1 });
     if (!document?.openapi) throw new Error(`redocly bundle printed no document:\n${result.stderr}`);
