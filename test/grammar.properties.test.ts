@@ -241,6 +241,22 @@ describe('evaluation laws', () => {
     );
   });
 
+  it('like and match take any literal text (every ASCII punctuation, astral characters)', () => {
+    const punctuation = fc.constantFrom(...'!"#$%&\'()+,-./:;<=>@[\\]^_`{|}~ aZ0é😀\u0000\n'.split(''));
+    const literal = fc.oneof(fc.string({ unit: punctuation, maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 10 })).filter((s) => !/[*?]/.test(s));
+    fc.assert(
+      fc.property(literal, literal, (pattern, value) => {
+        const item = { shortDescription: value };
+        const clause = (operator: string, text: string): FilterClause => ({ field: 'shortDescription', operator, type: 'string', values: [text] });
+        expect(match(item, clause('like', pattern))).toBe(value === pattern);
+        expect(match({ shortDescription: pattern }, clause('like', pattern))).toBe(true);
+        expect(match({ shortDescription: `${value}${pattern}` }, clause('like', `*${pattern}`))).toBe(true);
+        expect(match(item, clause('match', escapeRegex(pattern)))).toBe(value.includes(pattern));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('the sort order is total: antisymmetric, transitive, and only an item equals itself (ties by id)', () => {
     const keys = fc.uniqueArray(fc.constantFrom(...caseList.sortFields), { maxLength: 3 })
       .chain((names) => fc.tuple(...names.map((name) => fc.boolean().map((descending): SortKey => ({ field: name, descending, type: caseList.filterFields[name]?.type })))));

@@ -36,7 +36,8 @@ export function compileLike(pattern: string): RegExp {
     for (const char of pattern) {
       if (char === '*') source += '[^]*';
       else if (char === '?') source += '[^]';
-      else source += char.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
+      // Only syntax characters may be escaped in Unicode mode (`\-` would be a syntax error); `-` and `/` are literal here.
+      else source += char.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
     }
     regex = new RegExp(`^${source}$`, 'u');
     if (likeCache.size > 1000) likeCache.clear();
