@@ -174,6 +174,16 @@ describe('validatorFor', () => {
     expect(validate({ meta: { page: { number: 1, size: 50, count: 1, totalCount: 1 } }, data: [{ ...aCase, status: 'open' }] })).toBe(false);
   });
 
+  it('compiles every component schema and every JSON body schema of every operation', () => {
+    for (const name of Object.keys(doc.components.schemas)) expect(() => validatorFor(spec, name), name).not.toThrow();
+    for (const op of spec.operations) {
+      if (op.requestBody?.schema) expect(() => validatorFor(spec, op.requestBody!.schema as object), op.operationId).not.toThrow();
+      for (const response of op.responses) {
+        if (response.schema) expect(() => validatorFor(spec, response.schema as object), `${op.operationId} ${response.status}`).not.toThrow();
+      }
+    }
+  });
+
   it('checks formats (ajv-formats) and enums of the components', () => {
     const validate = validatorFor(spec, 'Case');
     const valid = validate(aCase);
