@@ -31,6 +31,8 @@ export interface SandboxOptions {
   /** Bundle to read (default generated/care-api.yaml). */
   bundle?: string;
   webhooks?: DispatcherOptions;
+  /** Make webhook deliveries (default true); false keeps them queued (fuzzing, benchmarks). */
+  deliver?: boolean;
   now?: () => number;
   /** When set, the agent API wants `Authorization: Bearer <agentToken>`. */
   agentToken?: string;
@@ -180,7 +182,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   const port = (server.address() as AddressInfo).port;
   const host = options.host ?? '127.0.0.1';
-  dispatcher.start();
+  if (options.deliver !== false) dispatcher.start();
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,

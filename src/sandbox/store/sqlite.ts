@@ -250,6 +250,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       }));
     },
 
+    writeCount: () => (prepare('SELECT total_changes() AS n').get() as any).n,
     counts() {
       const out: Record<string, number> = {};
       for (const table of [...Object.keys(RESOURCE_SCHEMAS), 'orgs', 'contacts', 'deliveries']) {

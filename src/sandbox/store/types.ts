@@ -94,6 +94,8 @@ export interface Storage {
   finishDelivery(id: number, outcome: 'delivered' | 'failed' | 'gone' | 'dropped', lastStatus: string): void;
   deliveries(eventId: string): Array<{ webhookId: string; state: string; attempt: number; lastStatus: string | null }>;
 
+  /** Rows changed by writes since the storage was opened (a rejected request must not move it). */
+  writeCount(): number;
   /** Row counts of every table, to prove a rejected request wrote nothing. */
   counts(): Record<string, number>;
   close(): void;
