@@ -60,8 +60,8 @@ export const FAULTS: Fault[] = [
       return ok || !proxy.lastGoodAuthorization || req.url.includes('/oauth/') ? req : { ...req, headers: { ...req.headers, authorization: proxy.lastGoodAuthorization } };
     } },
   { name: 'revoked-key-accepted', area: 'auth', description: 'the token exchange of a refused (revoked) key succeeds',
-    response: (res, req, proxy) => (req.url.endsWith('/oauth/token') && res.status >= 400 && proxy.lastGoodTokenBody
-      ? { status: 200, headers: { 'content-type': 'application/json' }, body: proxy.lastGoodTokenBody } : res) },
+    response: (res, req, proxy) => (req.url.endsWith('/oauth/token') && res.status >= 400 && proxy.lastGoodAuthorization
+      ? withJson({ status: 200, headers: { 'content-type': 'application/json' }, body: res.body }, { access_token: proxy.lastGoodAuthorization.slice('Bearer '.length), token_type: 'Bearer', expires_in: 3600 }) : res) },
   { name: '401-without-envelope', area: 'auth', description: '401 answered with an empty body',
     response: (res) => (res.status === 401 ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from('{}') } : res) },
 

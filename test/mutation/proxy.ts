@@ -59,7 +59,6 @@ export class FaultProxy {
   fault: Fault | null = null;
   /** The last bearer token the target accepted, for faults that pretend a refused request was fine. */
   lastGoodAuthorization?: string;
-  lastGoodTokenBody?: Buffer;
   private server?: Server;
   origin = '';
 
@@ -106,7 +105,7 @@ export class FaultProxy {
     const r = await fetch(base + req.url, {
       method: req.method,
       headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : (req.body as unknown as BodyInit),
       redirect: 'manual',
     });
     const out: Record<string, string> = {};
@@ -128,7 +127,6 @@ export class FaultProxy {
 
   private remember(req: ProxyRequest, res: ProxyResponse) {
     if (res.status < 300 && req.headers.authorization?.startsWith('Bearer ')) this.lastGoodAuthorization = req.headers.authorization;
-    if (res.status === 200 && req.url.endsWith('/oauth/token')) this.lastGoodTokenBody = res.body;
   }
 
   /** Subscriptions get a URL through the proxy, so the delivery faults can act on deliveries. */

@@ -130,7 +130,7 @@ export const coercionChecks: Check[] = [
   {
     id: 'coercion.body.integer',
     area: 'coercion',
-    title: 'Body: an integer is read from 2, 2.0, "2" and "2.0"; 2.5 and text are 400',
+    title: 'Body: an integer is read from 2, 4.0, "2" and "3.0"',
     statements: S,
     needs: ['writes'],
     async run(ctx) {
@@ -139,10 +139,6 @@ export const coercionChecks: Check[] = [
         const x = await ctx.call(ctx.customer, 'updateCase', { caseId }, { json: { priority: input } });
         expectStatus(x, 200, `updateCase priority ${JSON.stringify(input)}`);
         expect(x.json.data.priority === want, `updateCase priority ${JSON.stringify(input)} should store the integer ${want}, got ${JSON.stringify(x.json.data.priority)}`, x);
-      }
-      for (const bad of [2.5, 'high']) {
-        const [e] = expectErrors(await ctx.call(ctx.customer, 'updateCase', { caseId }, { json: { priority: bad } }), 400, `updateCase priority ${JSON.stringify(bad)}`, 1);
-        expect(e.detail.startsWith('body.priority'), `the error should name body.priority, got "${e.detail}"`);
       }
     },
   },
@@ -160,7 +156,6 @@ export const coercionChecks: Check[] = [
         expectStatus(x, 200, `updateWebhook enabled ${JSON.stringify(input)}`);
         expect(x.json.data.enabled === want, `updateWebhook enabled ${JSON.stringify(input)} should be ${want}, got ${JSON.stringify(x.json.data.enabled)}`, x);
       }
-      expectErrors(await ctx.call(ctx.customer, 'updateWebhook', { webhookId }, { json: { enabled: 'maybe' } }), 400, 'updateWebhook enabled "maybe"', 1);
       await ctx.call(ctx.customer, 'updateWebhook', { webhookId }, { json: { enabled: false } });
       return `${cases.length} spellings`;
     },
@@ -187,7 +182,6 @@ export const coercionChecks: Check[] = [
         expectStatus(x, 200, `updateApiKey expiresAt ${JSON.stringify(input)}`);
         expect(Date.parse(x.json.data.expiresAt) === Date.parse(want), `updateApiKey expiresAt ${JSON.stringify(input)} should be the instant ${want}, got ${x.json.data.expiresAt}`, x);
       }
-      expectErrors(await ctx.call(ctx.customer, 'updateApiKey', { keyId }, { json: { expiresAt: 'next week' } }), 400, 'updateApiKey expiresAt "next week"', 1);
       return `${cases.length} forms`;
     },
   },
@@ -210,15 +204,38 @@ export const coercionChecks: Check[] = [
   {
     id: 'coercion.body.string',
     area: 'coercion',
-    title: 'Body: a string field takes a string; a number is not converted to one',
+    title: 'Body: a string field takes a string',
     statements: S,
     needs: ['writes'],
     async run(ctx) {
       const caseId = (await ctx.fixtures.cases()).at(-1).id;
       const ok = await ctx.call(ctx.customer, 'updateCase', { caseId }, { json: { shortDescription: `${MARK} 12345` } });
       expectStatus(ok, 200, 'updateCase shortDescription as a string');
-      const [e] = expectErrors(await ctx.call(ctx.customer, 'updateCase', { caseId }, { json: { shortDescription: 12345 } }), 400, 'updateCase shortDescription 12345 (a number)', 1);
-      expect(e.detail.startsWith('body.shortDescription'), `the error should name body.shortDescription, got "${e.detail}"`);
+    },
+  },
+  {
+    id: 'coercion.body.refused',
+    area: 'coercion',
+    title: 'Body: a value that cannot be converted is 400 with one error naming the field',
+    statements: [...S, 'S7.status-400', 'S7.error-object'],
+    needs: ['writes'],
+    async run(ctx) {
+      const caseId = (await ctx.fixtures.cases()).at(-1).id;
+      const webhookId = await ctx.fixtures.webhookId();
+      const keyId = await ctx.fixtures.keyId();
+      const cases: Array<[string, Record<string, string>, string, unknown]> = [
+        ['updateCase', { caseId }, 'priority', 2.5],
+        ['updateCase', { caseId }, 'priority', 'high'],
+        ['updateCase', { caseId }, 'shortDescription', 12345],
+        ['updateWebhook', { webhookId }, 'enabled', 'maybe'],
+        ['updateApiKey', { keyId }, 'expiresAt', 'next week'],
+      ];
+      for (const [op, params, field, value] of cases) {
+        const x = await ctx.call(ctx.customer, op, params, { json: { [field]: value } });
+        const [e] = expectErrors(x, 400, `${op} ${field} ${JSON.stringify(value)}`, 1);
+        expect(e.detail.startsWith(`body.${field}`), `${op} ${field} ${JSON.stringify(value)}: the error should name body.${field}, got "${e.detail}"`, x);
+      }
+      return `${cases.length} unconvertible values`;
     },
   },
   ...(['float', 'date', 'time', 'timedelta'] as const).map((type): Check => ({

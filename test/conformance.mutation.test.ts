@@ -1,0 +1,64 @@
+// Proof, part 3: mutation testing. A fault-injecting proxy sits between the suite and one reference sandbox
+// (the webhook path included); for each fault the suite runs the area that names it, and must fail there in a
+// check that passed without the fault. Prints the mutation score.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSuite } from '../src/conformance/runner.ts';
+import { validateConfig } from '../src/conformance/config.ts';
+import type { RunReport, TargetConfig } from '../src/conformance/types.ts';
+import { FAULTS } from './mutation/faults.ts';
+import { FaultProxy } from './mutation/proxy.ts';
+import { startSandbox } from './support/conformance-targets.ts';
+
+describe('mutation testing of the conformance suite', () => {
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let proxy: FaultProxy;
+  let config: TargetConfig;
+  let baselinePassed: Set<string>;
+  const killed: string[] = [];
+  const survived: string[] = [];
+
+  const run = (areas: string[]): Promise<RunReport> =>
+    runSuite({ config, allowWrites: false, stateless: false, areas, listen: '127.0.0.1:0', deliveryTimeoutMs: 4_000 });
+
+  beforeAll(async () => {
+    sandbox = await startSandbox('sandbox');
+    proxy = new FaultProxy(sandbox.url);
+    const origin = await proxy.start();
+    // Everything through the proxy: API, token exchange, and (by URL rewriting) webhook deliveries.
+    const raw = JSON.parse(JSON.stringify(sandbox.config).split(sandbox.url).join(origin));
+    config = validateConfig(raw);
+    const baseline = await run([]);
+    baselinePassed = new Set(baseline.results.filter((r) => r.status === 'passed').map((r) => r.id));
+  }, 180_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await sandbox?.stop();
+    const total = killed.length + survived.length;
+    if (total) {
+      process.stdout.write(`\nmutation score: ${killed.length}/${total} faults detected (${((100 * killed.length) / total).toFixed(0)}%)${survived.length ? `; survived: ${survived.join(', ')}` : ''}\n`);
+    }
+  });
+
+  it('has at least 25 distinct faults, each naming an area', () => {
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+    expect(FAULTS.length).toBeGreaterThanOrEqual(25);
+    const areas = new Set(['operations', 'auth', 'pagination', 'filters', 'sorting', 'coercion', 'validation', 'scoping', 'resources', 'webhooks']);
+    expect(FAULTS.filter((f) => !areas.has(f.area))).toEqual([]);
+  });
+
+  for (const fault of FAULTS) {
+    it(`detects ${fault.name} in ${fault.area} (${fault.description})`, async () => {
+      proxy.fault = fault;
+      let report: RunReport;
+      try {
+        report = await run([fault.area]);
+      } finally {
+        proxy.fault = null;
+      }
+      const caught = report.results.filter((r) => r.area === fault.area && r.status === 'failed' && baselinePassed.has(r.id));
+      (caught.length ? killed : survived).push(fault.name);
+      expect(caught.map((r) => r.id), `no ${fault.area} check that passes without the fault failed with it`).not.toEqual([]);
+    }, 120_000);
+  }
+});
