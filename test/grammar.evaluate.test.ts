@@ -205,3 +205,73 @@ describe('sort of wrong data', () => {
     expect([...items].sort((a, b) => compareBySort(a, b, sort)).map((item) => item.id)).toEqual(['D', 'C', 'E', 'B', 'A']);
   });
 });
+
+describe('every operator on every value type (a value, a greater value, null, absent, and empty where it exists)', () => {
+  type Matrix = { list: typeof casesList; field: string; items: Item[]; vectors: Record<string, [string, string[]]> };
+  const matrices: Record<string, Matrix> = {
+    string: {
+      list: casesList, field: 'contact',
+      items: [{ id: 'S1', contact: 'a', incident: 'a' }, { id: 'S2', contact: 'b', incident: 'x' }, { id: 'S3', contact: null, incident: null }, { id: 'S4' }, { id: 'S5', contact: '', incident: '' }],
+      vectors: {
+        empty: ['', ['S3', 'S4', 'S5']], notEmpty: ['', ['S1', 'S2']], null: ['', ['S3', 'S4']], notNull: ['', ['S1', 'S2', 'S5']],
+        exists: ['', ['S1', 'S2', 'S3', 'S5']], notExists: ['', ['S4']], eq: ['a', ['S1']], ne: ['a', ['S2', 'S3', 'S4', 'S5']],
+        lt: ['b', ['S1', 'S5']], le: ['b', ['S1', 'S2', 'S5']], gt: ['a', ['S2']], ge: ['a', ['S1', 'S2']],
+        contains: ['a', ['S1']], notContains: ['a', ['S2', 'S3', 'S4', 'S5']], like: ['%3F', ['S1', 'S2']], notLike: ['%3F', ['S3', 'S4', 'S5']],
+        match: ['%5E%24', ['S5']], notMatch: ['%5E%24', ['S1', 'S2', 'S3', 'S4']], startswith: ['b', ['S2']], notStartswith: ['b', ['S1', 'S3', 'S4', 'S5']],
+        endswith: ['a', ['S1']], notEndswith: ['a', ['S2', 'S3', 'S4', 'S5']], sameas: ['incident', ['S1', 'S3', 'S4', 'S5']], notSameas: ['incident', ['S2']],
+        in: ['a,b', ['S1', 'S2']], notIn: ['a,b', ['S3', 'S4', 'S5']], between: ['a,b', ['S1', 'S2']], notBetween: ['a,b', ['S3', 'S4', 'S5']],
+      },
+    },
+    integer: {
+      list: casesList, field: 'priority',
+      items: [{ id: 'I1', priority: 1, status: 1 }, { id: 'I2', priority: 2, status: 3 }, { id: 'I3', priority: null, status: null }, { id: 'I4' }],
+      vectors: {
+        null: ['', ['I3', 'I4']], notNull: ['', ['I1', 'I2']], exists: ['', ['I1', 'I2', 'I3']], notExists: ['', ['I4']],
+        eq: ['1', ['I1']], ne: ['1', ['I2', 'I3', 'I4']], lt: ['2', ['I1']], le: ['2', ['I1', 'I2']], gt: ['1', ['I2']], ge: ['2', ['I2']],
+        sameas: ['status', ['I1', 'I3', 'I4']], notSameas: ['status', ['I2']], in: ['2,5', ['I2']], notIn: ['2,5', ['I1', 'I3', 'I4']],
+        between: ['1,1', ['I1']], notBetween: ['1,1', ['I2', 'I3', 'I4']],
+      },
+    },
+    datetime: {
+      list: casesList, field: 'createdAt',
+      items: [
+        { id: 'D1', createdAt: '2026-01-01T00:00:00.000Z', created: '2026-01-01T01:00:00+01:00' },
+        { id: 'D2', createdAt: '2026-06-01T00:00:00.000Z', created: '2026-01-01T00:00:00.000Z' },
+        { id: 'D3', createdAt: null, created: null }, { id: 'D4' },
+      ],
+      vectors: {
+        null: ['', ['D3', 'D4']], notNull: ['', ['D1', 'D2']], exists: ['', ['D1', 'D2', 'D3']], notExists: ['', ['D4']],
+        eq: ['2026-01-01', ['D1']], ne: ['2026-01-01', ['D2', 'D3', 'D4']], lt: ['2026-06-01', ['D1']], le: ['2026-06-01', ['D1', 'D2']],
+        gt: ['2026-01-01', ['D2']], ge: ['2026-06-01T02:00:00%2B02:00', ['D2']], sameas: ['created', ['D1', 'D3', 'D4']], notSameas: ['created', ['D2']],
+        in: ['2026-06-01,2027-01-01', ['D2']], notIn: ['2026-06-01,2027-01-01', ['D1', 'D3', 'D4']],
+        between: ['2025-12-31,2026-01-01', ['D1']], notBetween: ['2025-12-31,2026-01-01', ['D2', 'D3', 'D4']],
+      },
+    },
+    stringArray: {
+      list: casesList, field: 'watchList',
+      items: [{ id: 'A1', watchList: ['a', 'b'] }, { id: 'A2', watchList: [] }, { id: 'A3', watchList: null }, { id: 'A4' }],
+      vectors: {
+        empty: ['', ['A2', 'A3', 'A4']], notEmpty: ['', ['A1']], null: ['', ['A3', 'A4']], notNull: ['', ['A1', 'A2']],
+        exists: ['', ['A1', 'A2', 'A3']], notExists: ['', ['A4']], contains: ['a', ['A1']], notContains: ['a', ['A2', 'A3', 'A4']],
+      },
+    },
+    boolean: {
+      list: commentsList, field: 'partnerComment',
+      items: [{ id: 'B1', partnerComment: true }, { id: 'B2', partnerComment: false }, { id: 'B3', partnerComment: null }, { id: 'B4' }],
+      vectors: {
+        null: ['', ['B3', 'B4']], notNull: ['', ['B1', 'B2']], exists: ['', ['B1', 'B2', 'B3']], notExists: ['', ['B4']],
+        eq: ['t', ['B1']], ne: ['t', ['B2', 'B3', 'B4']], sameas: ['partnerComment', ['B1', 'B2', 'B3', 'B4']], notSameas: ['partnerComment', []],
+      },
+    },
+  };
+
+  it.each(Object.keys(matrices))('%s: a vector for every operator the declaration allows', (type) => {
+    const { list, field, items, vectors } = matrices[type];
+    expect(list.filterFields[field].type).toBe(type);
+    expect(Object.keys(vectors).sort()).toEqual([...list.filterFields[field].operators].sort());
+    for (const [operator, [raw, expected]] of Object.entries(vectors)) {
+      const key = `filter[${field}][${operator}]`;
+      expect(ids(spec.operators[operator].arity === 'none' ? key : `${key}=${raw}`, items, list), key).toEqual(expected);
+    }
+  });
+});
