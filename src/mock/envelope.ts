@@ -78,8 +78,7 @@ export function fromViolations(status: number, header: string): ErrorEnvelope | 
     return undefined;
   }
   if (!Array.isArray(violations) || violations.length === 0) return undefined;
-  return envelope(
-    violations.map((violation) => {
+  const objects = violations.map((violation) => {
       const where = (violation.location ?? []).filter((part, i) => !(i === 0 && part === 'request'));
       let problem = String(violation.message ?? 'invalid request').replace(/^Request (?:query parameter |header |path parameter |body )?/, '');
       // Say it as the service does (pydantic, decision D-24): the missing field in the location, "Field required".
@@ -90,12 +89,34 @@ export function fromViolations(status: number, header: string): ErrorEnvelope | 
       }
       const wrongType = violation.code === 'type' ? /must be (\w+)/.exec(problem) : null;
       if (wrongType) problem = `Input should be a valid ${wrongType[1]}`;
+      problem = problem.replace(/^property \S+ /, '');
       const location = where.length > 0 ? where.join('.') : 'request';
-      const code = typeof violation.code === 'string' ? KEYWORD_CODES[violation.code] ?? violation.code : STATUS_CODE_NAMES[status] ?? '';
+      const code = wrongType
+        ? TYPE_CODES[wrongType[1]] ?? 'type_error'
+        : typeof violation.code === 'string'
+          ? KEYWORD_CODES[violation.code] ?? violation.code
+          : STATUS_CODE_NAMES[status] ?? '';
       return errorObject(status, `${location}: ${problem}`, code);
-    }),
-  );
+  });
+  // Prism reports every failing keyword of a value (type and enum, say); the service reports one problem per location.
+  const seen = new Set<string>();
+  return envelope(objects.filter((error) => {
+    const location = error.detail.slice(0, error.detail.indexOf(': '));
+    if (seen.has(location)) return false;
+    seen.add(location);
+    return true;
+  }));
 }
+
+// pydantic's error types for a value of the wrong JSON type.
+const TYPE_CODES: Record<string, string> = {
+  integer: 'int_type',
+  number: 'float_type',
+  string: 'string_type',
+  boolean: 'bool_type',
+  array: 'list_type',
+  object: 'dict_type',
+};
 
 /** Prism's own problem+json (404, 405, ...) or any other body without `errors`, as one error object. */
 export function fromForeignBody(status: number, body: unknown): ErrorEnvelope {
