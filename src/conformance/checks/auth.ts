@@ -74,6 +74,27 @@ export const authChecks: Check[] = [
     },
   },
   {
+    id: 'auth.other-environment',
+    area: 'auth',
+    title: 'Credentials of this environment do not work for the other one (separate credential sets)',
+    statements: ['S5.separate-credentials', 'S5.bearer-jwt'],
+    needs: ['state'],
+    async run(ctx) {
+      const { apiKeyId, apiKeySecret } = ctx.config.customer;
+      if (!apiKeyId || !apiKeySecret) throw new Skip('the customer account is configured with a token, not an API key');
+      if (!ctx.config.authUrl) throw new Skip('no authUrl in the configuration');
+      const other = ctx.environment === 'sandbox' ? 'production' : 'sandbox';
+      const { token, exchange } = await exchangeApiKey(ctx.config.authUrl, apiKeyId, apiKeySecret, other, ctx.counter);
+      if (!token) {
+        expect(exchange.status >= 400 && exchange.status < 500, `exchanging the ${ctx.environment} key for a ${other} token should be refused with 400/401, got ${exchange.status}`, exchange);
+        return `the ${other} exchange refused the ${ctx.environment} key`;
+      }
+      // Issued anyway: then the token must be refused here, where it does not belong (D-14).
+      const x = await ctx.customer.request({ path: ctx.path('listContracts'), auth: `Bearer ${token}` });
+      expect401(ctx, x, `a ${other} token on ${ctx.environment}`);
+    },
+  },
+  {
     id: 'auth.key-lifecycle',
     area: 'auth',
     title: 'A new API key works until it is revoked, then it is refused',

@@ -39,6 +39,20 @@ export const operationsChecks: Check[] = [
     },
   },
   {
+    id: 'operations.versioning',
+    area: 'operations',
+    title: 'The base URL carries the version: /care/v0 in production, /care/v0/sandbox in sandbox',
+    statements: ['S9.versioning'],
+    needs: ['state'], // Prism serves the paths at its root, whatever the servers say
+    async run(ctx) {
+      const path = new URL(ctx.config.baseUrl).pathname.replace(/\/$/, '');
+      const want = ctx.environment === 'sandbox' ? '/care/v0/sandbox' : '/care/v0';
+      expect(path.endsWith(want), `the ${ctx.environment} base URL should end in ${want}, it is ${ctx.config.baseUrl}`);
+      const declared = (ctx.spec.document.servers ?? []).map((s: any) => String(s.url));
+      expect(declared.some((u: string) => u.endsWith(want)), `the description declares no server ending in ${want}`);
+    },
+  },
+  {
     id: 'operations.unknown-path',
     area: 'operations',
     title: 'An unknown path answers 404 in the error envelope with X-CareAPI-Env',
