@@ -170,12 +170,12 @@ export function validateBody(spec: CareSpec, schema: unknown, body: unknown): Re
       continue;
     }
     const result = coerceValue(how.type, raw, 'body', how.item);
-    if (result.ok) coerced[field] = result.value;
-    else {
-      // the array coercion reports `[i] problem`: make it the location `body.field.i`.
-      const item = /^\[(\d+)\] (.*)$/s.exec(result.problem);
-      const where = item ? `${at}.${item[1]}` : at;
-      problems.push({ at: where, detail: `${where}: ${item ? item[2] : result.problem}`, code: result.code });
+    coerced[field] = result.ok ? result.value : raw; // a refused value stays for the schema check, its error already told
+    if (!result.ok) {
+      // an array item's problem carries its index path: the location becomes `body.field.i`.
+      const path: Array<string | number> = (result as { at?: Array<string | number> }).at ?? [];
+      const where = [at, ...path].join('.');
+      problems.push({ at: where, detail: `${where}: ${result.problem}`, code: result.code });
     }
   }
   for (const field of shape.required) {
