@@ -139,6 +139,11 @@ describe('docs site generated/docs/index.html', () => {
     expect(served.text).toMatch(/Decisions/);
   });
 
+  it('prints query examples as the service reads them (nested deepObject filters included)', () => {
+    expect(served.text).toContain('filter[status][eq]=10');
+    expect(served.text).not.toContain('[object Object]');
+  });
+
   it('works from file:// too, with no request outside the docs folder', async () => {
     const opened = await visit(pathToFileURL(join(DOCS_DIR, 'index.html')).href);
     expect(opened.consoleErrors).toEqual([]);

@@ -39,17 +39,54 @@ export function offlineRedocBundle(): string {
   return note + source.replace(REDOC_LOGO_URL, INLINE_LOGO);
 }
 
-/** The complete description plus a docs-only *Decisions* section built from docs/decisions.md. */
+/**
+ * The complete description as the docs show it: a docs-only *Decisions* section built from docs/decisions.md,
+ * and deepObject examples flattened for Redoc (see flattenDeepObjectExamples).
+ */
 export function docsDocument(complete: any, decisionsMarkdown: string | null): any {
   const document = structuredClone(complete);
+  // The section has its own heading: the file's leading `# Decisions` would repeat it.
+  const body = decisionsMarkdown?.replace(/^\s*# [^\n]*\n/, '').trim();
   const description =
-    decisionsMarkdown?.trim() ||
-    '`docs/decisions.md` is not written yet. Each assumption of the description is marked with its decision id (`x-care-decision`).';
+    body || '`docs/decisions.md` is not written yet. Each assumption of the description is marked with its decision id (`x-care-decision`).';
   document.tags = [...(document.tags ?? []), { name: DECISIONS_TAG, 'x-traitTag': true, description }];
   if (Array.isArray(document['x-tagGroups'])) {
     document['x-tagGroups'] = [...document['x-tagGroups'], { name: 'About this description', tags: [DECISIONS_TAG] }];
   }
+  flattenDeepObjectExamples(document);
   return document;
+}
+
+/**
+ * Redoc serialises a deepObject example one level deep, so `{ status: { eq: '10' } }` would read
+ * `filter[status]=[object Object]`. In the docs copy, nested members are joined into one key
+ * (`{ 'status][eq': '10' }`), which Redoc prints as `filter[status][eq]=10`, the query the service expects.
+ */
+function flattenDeepObjectExamples(document: any): void {
+  const flatten = (value: unknown, prefix = ''): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+      const name = prefix ? `${prefix}][${key}` : key;
+      if (inner && typeof inner === 'object' && !Array.isArray(inner)) Object.assign(out, flatten(inner, name));
+      else out[name] = inner;
+    }
+    return out;
+  };
+  const isNested = (value: unknown) =>
+    !!value && typeof value === 'object' && Object.values(value).some((inner) => inner && typeof inner === 'object' && !Array.isArray(inner));
+  const visit = (node: any) => {
+    if (!node || typeof node !== 'object') return;
+    if (node.style === 'deepObject' && node.in === 'query') {
+      if (isNested(node.example)) node.example = flatten(node.example);
+      for (const example of Object.values<any>(node.examples ?? {})) {
+        if (example && isNested(example.value)) example.value = flatten(example.value);
+      }
+    }
+    for (const inner of Object.values(node)) visit(inner);
+  };
+  visit(document.paths);
+  visit(document.webhooks);
+  visit(document.components?.parameters);
 }
 
 /** JSON that is safe inside a <script> element: no `</script>`, no `<!--`, no line separators JS rejects. */
