@@ -1,5 +1,6 @@
-// Each house rule of redocly.yaml fires on a small document that breaks it, and stays silent on a control
-// document that follows every rule (whose webhook, a receiver endpoint, has neither the env header nor a 401).
+// Each house rule of redocly.yaml, and each example-validation rule, fires on a small document that breaks it;
+// all stay silent on a control document that follows every rule (whose webhook, a receiver endpoint, has
+// neither the env header nor a 401).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -187,9 +188,28 @@ const cases: Array<{ file: string; rule: string; breaks: Mutation }> = [
     rule: 'care/parameter-description-example',
     breaks: (doc) => delete doc.paths['/things'].get.parameters[1].description,
   },
+  // Examples are validated against their schemas, as errors, with no undeclared property allowed.
+  {
+    file: 'schema-example-wrong-type.yaml',
+    rule: 'no-invalid-schema-examples',
+    breaks: (doc) => (doc.components.schemas.Thing.properties.id.example = 5),
+  },
+  {
+    file: 'parameter-example-wrong-type.yaml',
+    rule: 'no-invalid-parameter-examples',
+    breaks: (doc) => (doc.paths['/things'].get.parameters[1].example = 5),
+  },
+  {
+    file: 'media-type-example-extra-property.yaml',
+    rule: 'no-invalid-media-type-examples',
+    breaks: (doc) => {
+      doc.paths['/things/{thingId}'].get.responses['200'].content['application/json'].example = { meta: {}, data: { id: 'T1' }, extra: true };
+    },
+  },
 ];
 
-const HOUSE_RULE = /^(care|rule)\//;
+/** The rules these cases are about; any other problem in a bad document would come from the breaking itself. */
+const CHECKED_RULES = new Set(cases.map((c) => c.rule));
 let dir: string;
 let problemsByFile: Map<string, LintProblem[]>;
 
@@ -214,7 +234,7 @@ describe('house rules of redocly.yaml', () => {
   });
 
   it.each(cases)('$rule fires on $file', ({ file, rule }) => {
-    const fired = [...new Set(problemsByFile.get(file)!.map((p) => p.ruleId).filter((id) => HOUSE_RULE.test(id)))];
+    const fired = [...new Set(problemsByFile.get(file)!.map((p) => p.ruleId).filter((id) => CHECKED_RULES.has(id)))];
     expect(fired).toEqual([rule]);
   });
 });
