@@ -40,8 +40,8 @@ export function isSuccessStatus(code) {
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
- * Calls `visit(operation, ctx, method)` for each operation of a path item reached from `paths`: webhooks are
- * receiver endpoints and are left alone by the rules that use this.
+ * Calls `visit(operation, ctx, method, operationLocation, pathItem)` for each operation of a path item reached
+ * from `paths` (a nested visitor): webhooks are receiver endpoints and are left alone by the rules that use this.
  */
 export function onPathOperations(visit) {
   return {
