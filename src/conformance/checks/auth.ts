@@ -11,12 +11,9 @@ function expect401(ctx: Context, x: Exchange, what: string) {
   expect(/bearer/i.test(x.headers['www-authenticate'] ?? ''), `${what}: the 401 has no WWW-Authenticate: Bearer (decision D-15)`, x);
 }
 
-/** A few reads every account can make; refusing them must not depend on data. */
-const PROBES = ['listCases', 'listContracts', 'listApiKeys', 'listWebhooks', 'listEvents'];
-
+/** Every list with no path parameter: reads any account can make, so refusing them cannot depend on data. */
 function probes(ctx: Context): string[] {
-  const ids = new Set(ctx.operations().map((o) => o.operationId));
-  return PROBES.filter((p) => ids.has(p));
+  return ctx.operations().filter((o) => o.list && o.method === 'get' && !o.parameters.some((p) => p.in === 'path')).map((o) => o.operationId);
 }
 
 /** Refused at the exchange (4xx), or given a token the API refuses with 401. */

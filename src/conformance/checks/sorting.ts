@@ -19,13 +19,15 @@ export const sortingChecks: Check[] = [
   {
     id: 'sorting.fields',
     area: 'sorting',
-    title: 'Every sortable field ascending and descending, and two keys, order the data',
+    title: 'The default order, every sortable field ascending and descending, and two keys, order the data',
     statements: ['S1.sort'],
     needs: ['state'],
     cases: listOperations,
     async run(ctx, op) {
       const params = await withData(ctx, op!);
       const list = ctx.spec.operation(op!).list!;
+      // Without sort the order is id ascending (D-28), so pages are stable.
+      assertOrdered(ctx, op!, 'id', await ctx.list(ctx.customer, op!, params, 'page[size]=200'));
       let distinctOrders = 0;
       for (const field of list.sortFields) {
         const up = await ctx.list(ctx.customer, op!, params, `sort=${field}&page[size]=200`);
