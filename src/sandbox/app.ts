@@ -26,8 +26,8 @@ export interface SandboxOptions {
   host?: string;
   /** SQLite file, or `:memory:`. */
   db?: string;
-  /** Cases per environment seeded into an empty database. */
-  seedCases?: number;
+  /** Cases seeded into an empty database, per environment (one number for both). */
+  seedCases?: number | Record<Environment, number>;
   /** Bundle to read (default generated/care-api.yaml). */
   bundle?: string;
   webhooks?: DispatcherOptions;

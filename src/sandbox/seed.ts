@@ -209,12 +209,12 @@ function seedEnvironment(svc: Services, env: Environment, cases: number, random:
  * Seed an empty database. The demo secrets are kept in the database (this is a sandbox with public demo data) so that
  * every start can print them and write the conformance config; keys made through the API are stored hashed only.
  */
-export function seedIfEmpty(svc: Services, cases: number): void {
+export function seedIfEmpty(svc: Services, cases: number | Record<Environment, number>): void {
   if (svc.store.getSetting(DEMO_KEY)) return;
   svc.store.transaction(() => {
     const random = prng(20261122);
     const demo = {} as DemoCredentials;
-    for (const env of ENVIRONMENTS) demo[env] = seedEnvironment(svc, env, cases, random);
+    for (const env of ENVIRONMENTS) demo[env] = seedEnvironment(svc, env, typeof cases === 'number' ? cases : cases[env], random);
     svc.store.setSetting(DEMO_KEY, JSON.stringify(demo));
   });
 }
