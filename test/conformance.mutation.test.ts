@@ -18,7 +18,7 @@ describe('mutation testing of the conformance suite', () => {
   const survived: string[] = [];
 
   const run = (areas: string[]): Promise<RunReport> =>
-    runSuite({ config, allowWrites: false, stateless: false, areas, listen: '127.0.0.1:0', deliveryTimeoutMs: 4_000 });
+    runSuite({ config, allowWrites: false, stateless: false, areas, listen: '127.0.0.1:0', deliveryTimeoutMs: 10_000 });
 
   beforeAll(async () => {
     sandbox = await startSandbox('sandbox');

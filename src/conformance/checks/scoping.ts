@@ -57,6 +57,14 @@ async function expect403(ctx: Context, client: HttpClient, op: string, params: R
   expectErrors(x, 403, `${op} ${what}`);
 }
 
+/** Lists without path parameters whose items name their contract: the ones that could leak a foreign item. */
+function scopedLists(ctx: Context): string[] {
+  return ctx.operations()
+    .filter((op) => op.list && op.method === 'get' && !op.parameters.some((p) => p.in === 'path'))
+    .filter((op) => op.list!.itemSchema !== 'Contract' && 'contract' in (ctx.spec.resolve(`#/components/schemas/${op.list!.itemSchema}`)?.properties ?? {}))
+    .map((op) => op.operationId);
+}
+
 export const scopingChecks: Check[] = [
   {
     id: 'scoping.direct',
@@ -129,7 +137,7 @@ export const scopingChecks: Check[] = [
         const controlled = await ctx.fixtures.controlledContracts(client);
         const account = client.label === 'partner' ? ctx.config.partner! : ctx.config.customer;
         for (const c of account.contracts) expect(controlled.has(c), `the ${client.label} account's contract ${c} (configuration) is missing from listContracts`);
-        for (const op of ['listCases', 'listEvents']) {
+        for (const op of scopedLists(ctx)) {
           const all = await ctx.listAll(client, op);
           for (const item of all.items) {
             judged++;
@@ -139,7 +147,7 @@ export const scopingChecks: Check[] = [
           }
         }
       }
-      return `${judged} items`;
+      return `${judged} items of ${scopedLists(ctx).join(', ')}`;
     },
   },
 ];
