@@ -3,8 +3,10 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { loadSpec, repoRoot, specFromDocument, ajvFor } from '../spec/index.ts';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ajvFor, bundlePath, loadSpec, repoRoot, specFromDocument } from '../spec/index.ts';
 import type { Environment } from '../spec/types.ts';
 import { handleAgent } from './agent.ts';
 import { OAuthError, createAuth } from './auth.ts';
@@ -48,9 +50,26 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** Copy of the bundle's spec with its own ajv, so the sandbox's e-mail format (D-08) stays its own. */
-function sandboxSpec(bundle?: string) {
-  const spec = specFromDocument(loadSpec(bundle).document);
+/**
+ * The bundle's spec, with its own ajv so the sandbox's e-mail format (D-08) stays its own. The parsed document is
+ * cached as JSON under .care/ by content hash: parsing the YAML is the largest part of a cold start.
+ */
+function sandboxSpec(bundle = bundlePath()) {
+  const text = readFileSync(bundle, 'utf8');
+  const cacheFile = join(repoRoot, '.care', 'bundle-cache', `${createHash('sha256').update(text).digest('hex').slice(0, 32)}.json`);
+  let document: unknown;
+  try {
+    document = JSON.parse(readFileSync(cacheFile, 'utf8'));
+  } catch {
+    document = loadSpec(bundle).document;
+    try {
+      mkdirSync(dirname(cacheFile), { recursive: true });
+      writeFileSync(cacheFile, JSON.stringify(document));
+    } catch {
+      // a read-only checkout: no cache, same result
+    }
+  }
+  const spec = specFromDocument(document);
   prepareAjv(spec, ajvFor(spec));
   return spec;
 }
