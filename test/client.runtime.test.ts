@@ -208,6 +208,23 @@ describe('tokens', () => {
     await expect(wrong.GET('/cases')).rejects.toThrow(/API key exchange .* failed: bad secret/);
   });
 
+  it('gives the raw openapi-fetch client the same auth, without throwing', async () => {
+    const tokens = ['stale', 'fresh'];
+    let calls = 0;
+    refusedTokens.add('stale');
+    const client = createCareClient({ environment: 'sandbox', baseUrl: baseUrl(), getToken: () => tokens[calls++] ?? 'later' });
+    const ok = await client.raw.POST('/cases/{caseId}/comments', {
+      params: { path: { caseId: 'CS0010042' } },
+      body: { text: 'Replaced the fuser unit.', contact: 'ana.silva@customer.example', partnerComment: false },
+    });
+    expect(ok.response.status).toBe(201);
+    expect(seen.map((s) => s.authorization)).toEqual(['Bearer stale', 'Bearer fresh']);
+    expect(seen[1].body.toString()).toBe(seen[0].body.toString());
+    const failed = await client.raw.GET('/cases/{caseId}', { params: { path: { caseId: 'forbidden' } } });
+    expect(failed.response.status).toBe(403);
+    expect(failed.error?.errors).toHaveLength(2);
+  });
+
   it('refuses ambiguous credentials', () => {
     expect(() => createCareClient({ environment: 'sandbox', token: 'a', getToken: () => 'b' })).toThrow(/one of/);
   });

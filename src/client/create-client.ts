@@ -5,6 +5,7 @@ import { attachmentForm, dispositionFilename, type AttachmentSource, type Upload
 import { baseUrlFor, type CareEnvironment } from './base-url.ts';
 import { CareApiError, servedBy } from './errors.ts';
 import { paginate } from './paginate.ts';
+import { PlainRequest } from './plain-request.ts';
 import { serializeQuery } from './query.ts';
 import type { InitParam, CareListInit, CareListItem, CareListPath, CareMethod, CarePaths, CareResponse, SuccessData } from './types.ts';
 
@@ -72,12 +73,27 @@ function tokenSourceFrom(options: CareClientOptions, fetchImpl: FetchLike): Toke
   return undefined; // no credentials: requests go without Authorization (the service answers 401)
 }
 
+type Send = (request: PlainRequest) => Promise<Response>;
+
 /** fetch with the bearer token set, and one retry with a fresh token when the service answers 401. */
-function authenticatedFetch(tokens: TokenSource | undefined, fetchImpl: FetchLike): FetchLike {
-  if (!tokens) return (request) => fetchImpl(request);
+function authenticatedFetch(tokens: TokenSource | undefined, send: Send): Send {
+  if (!tokens) return send;
   return async (request) => {
     request.headers.set('authorization', `Bearer ${await tokens.get()}`);
-    // A body can be read once: keep a copy only when there is one (GET needs none).
+    const response = await send(request);
+    if (response.status !== 401 || !tokens.invalidate()) return response;
+    await response.body?.cancel();
+    // The body is a string, FormData or Blob (openapi-fetch serialized it): it can be sent again as is.
+    request.headers.set('authorization', `Bearer ${await tokens.get()}`);
+    return send(request);
+  };
+}
+
+/** The same for real Requests (the `raw` client, whose middleware may expect them): a body is read once, so keep a copy. */
+function authenticatedRequestFetch(tokens: TokenSource | undefined, fetchImpl: FetchLike): FetchLike {
+  if (!tokens) return fetchImpl;
+  return async (request) => {
+    request.headers.set('authorization', `Bearer ${await tokens.get()}`);
     const spare = request.body ? request.clone() : undefined;
     const response = await fetchImpl(request);
     if (response.status !== 401 || !tokens.invalidate()) return response;
@@ -91,15 +107,26 @@ function authenticatedFetch(tokens: TokenSource | undefined, fetchImpl: FetchLik
 export function createCareClient(options: CareClientOptions): CareClient {
   const fetchImpl: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
   const baseUrl = (options.baseUrl ?? baseUrlFor(options.environment, options.host)).replace(/\/+$/, '');
-  const raw = createClient<CarePaths>({
-    baseUrl,
-    fetch: authenticatedFetch(tokenSourceFrom(options, fetchImpl), fetchImpl),
-    querySerializer: serializeQuery,
-    headers: options.headers,
+  // Straight to fetch(url, init) unless the caller gave a fetch that wants a Request.
+  const send: Send = options.fetch
+    ? (request) => fetchImpl(request.toRequest())
+    : (request) => globalThis.fetch(request.url, request.init);
+  const tokens = tokenSourceFrom(options, fetchImpl);
+  const clientOptions = { baseUrl, querySerializer: serializeQuery, headers: options.headers };
+  const core = createClient<CarePaths>({
+    ...clientOptions,
+    Request: PlainRequest as unknown as typeof Request,
+    fetch: authenticatedFetch(tokens, send) as unknown as FetchLike,
   });
+  let raw: Client<CarePaths> | undefined;
+  const rawClient = () =>
+    (raw ??= createClient<CarePaths>({
+      ...clientOptions,
+      fetch: authenticatedRequestFetch(tokens, fetchImpl),
+    }));
 
   const call = async (method: string, url: string, init: any): Promise<CareResponse<any>> => {
-    const { data, error, response } = await (raw.request as any)(method, url, init);
+    const { data, error, response } = await (core.request as any)(method, url, init);
     if (!response.ok) throw new CareApiError(response, error);
     return { data, response, environment: servedBy(response) };
   };
@@ -132,7 +159,9 @@ export function createCareClient(options: CareClientOptions): CareClient {
         environment,
       };
     },
-    raw,
+    get raw() {
+      return rawClient();
+    },
   };
   return client;
 }

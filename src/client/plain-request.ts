@@ -1,0 +1,31 @@
+// What openapi-fetch needs of a Request (url, method, headers, body), without building undici's Request: that
+// costs about as much as the rest of the client together (bench/client-overhead.ts). Real Requests are made only
+// when a caller's own fetch needs one.
+
+export class PlainRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  /** The init openapi-fetch built; its body (string, FormData or Blob) can be sent again after a 401. */
+  readonly init: RequestInit & { headers: Headers };
+
+  constructor(input: string, init: RequestInit = {}) {
+    this.url = input;
+    this.method = (init.method ?? 'GET').toUpperCase();
+    this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    this.init = { ...init, headers: this.headers };
+  }
+
+  get body(): RequestInit['body'] {
+    return this.init.body;
+  }
+
+  /** A real Request with the same contents, for a caller-supplied fetch. */
+  toRequest(): Request {
+    return new Request(this.url, this.init);
+  }
+
+  clone(): Request {
+    return this.toRequest();
+  }
+}
