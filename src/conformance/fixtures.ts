@@ -157,7 +157,7 @@ export class Fixtures {
   keyId(): Promise<string> {
     return this.ctx.memo('apikey', async () => {
       if (!this.ctx.canWrite) return this.firstId('listApiKeys', {}, 'API key');
-      const x = await this.ctx.call(this.ctx.customer, 'createApiKey', {}, { json: { label: `${MARK} fixture ${this.ctx.runTag}` } });
+      const x = await this.ctx.call(this.ctx.customer, 'createApiKey', {}, { json: { label: `${MARK} fixture ${this.ctx.runTag}`, expiresAt: '2099-06-01T00:00:00Z' } });
       expectStatus(x, 201, 'creating a fixture API key');
       const id = x.json.data.id;
       this.ctx.onCleanup(`revoke API key ${id}`, () => this.ctx.call(this.ctx.customer, 'revokeApiKey', { keyId: id }));

@@ -42,7 +42,7 @@ function unusedTypes(ctx: Context): Record<string, string> {
     time: /"format":"time"/.test(text),
     timedelta: /"format":"duration"/.test(text),
   };
-  return Object.fromEntries(Object.entries(used).filter(([, u]) => !u).map(([t]) => [t, `the description declares no ${t} field (no schema uses it), so this row of the table has nothing to apply to`]));
+  return Object.fromEntries(Object.entries(used).filter(([, u]) => !u).map(([t]) => [t, `the description declares no ${t} field: this row of the table applies to nothing`]));
 }
 
 const S = ['S1.coercion'];

@@ -143,7 +143,7 @@ export const filterChecks: Check[] = [
       const list = ctx.spec.operation(op!).list!;
       const all = await snapshot(ctx, op!, params);
       const fields = Object.values(list.filterFields).filter((f) => f.operators.includes('ne') && f.name !== 'id' && all.items.some((i) => !isNull(i[f.name])));
-      if (fields.length < 2 || all.items.length < 2 || !all.complete) throw new Skip(`${op} has too little data for two filters`);
+      if (fields.length < 2 || all.items.length < 2 || !all.complete) throw new Skip(`${op} answers ${all.items.length} item(s) to this account: too few to tell two filters apart`);
       const [a, b] = fields;
       const va = all.items.find((i) => !isNull(i[a.name]))[a.name];
       const vb = all.items.filter((i) => !isNull(i[b.name])).at(-1)[b.name];

@@ -1,6 +1,6 @@
 // Area "operations": every operation answers as its description says (status declared, content type,
 // X-CareAPI-Env with the environment's value, body valid against the schema, no 5xx), on errors too.
-import { expect, type Check } from '../check.ts';
+import { Skip, expect, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import type { Exchange } from '../http.ts';
 import { judge, operationOf } from '../judge.ts';
@@ -106,6 +106,27 @@ export const operationsChecks: Check[] = [
         }
       }
       return `${judged} answers`;
+    },
+  },
+  {
+    id: 'operations.coverage',
+    area: 'operations',
+    title: 'The run called every operation of the environment at least once',
+    statements: ['S4.operations'],
+    needs: ['writes'],
+    last: true,
+    async run(ctx) {
+      if (ctx.options.areas.length) throw new Skip(`a partial run (--areas ${ctx.options.areas.join(',')}) does not call every operation`);
+      const called = new Set<string>();
+      for (const client of ctx.clients()) {
+        for (const x of client.log) {
+          const op = operationOf(ctx.operations(), x.method, x.path);
+          if (op) called.add(op.operationId);
+        }
+      }
+      const missing = ctx.operations().map((op) => op.operationId).filter((id) => !called.has(id));
+      expect(missing.length === 0, `the suite did not call ${missing.join(', ')}: their answers were never judged`);
+      return `${called.size} operations`;
     },
   },
 ];
