@@ -181,3 +181,28 @@ describe('the suite survives a target that is down', () => {
     expect(report.results.find((r) => r.id === 'auth.no-token')?.failure?.why).toMatch(/error:/);
   });
 });
+
+describe('the care-conformance command line', () => {
+  it('--help names every setting with its CARE_ variable', async () => {
+    const { runCli } = await import('./support/conformance-targets.ts');
+    const { SETTINGS } = await import('../src/conformance/config.ts');
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const [flag, env] of Object.entries(SETTINGS)) expect(r.stdout).toMatch(new RegExp(`--${flag}\\s+${env}`));
+  });
+  it('refuses an unknown area or a missing base URL with exit code 2 and one line of why', async () => {
+    const { runCli } = await import('./support/conformance-targets.ts');
+    const bad = await runCli(['--areas', 'nope', '--base-url', 'http://127.0.0.1:1', '--environment', 'sandbox', '--token', 't']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown area nope/);
+    const missing = await runCli([], { CARE_BASE_URL: '', CARE_CONFIG: '' });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/config\./);
+  });
+  it('--list prints every check with its statements', async () => {
+    const { runCli } = await import('./support/conformance-targets.ts');
+    const r = await runCli(['--list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^filters\.operators\s+filters\s+S1\.filter-forms/m);
+  });
+});
