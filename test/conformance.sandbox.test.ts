@@ -72,6 +72,8 @@ describe('care-conformance against production is read-only unless --allow-writes
     const run = await runCli(['--config', sandbox.configFile, '--json', join(dir, 'report.json')]);
     const report: RunReport = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     expect(await counts()).toEqual(before);
+    expect(report.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure?.why}`)).toEqual([]);
+    expect(run.code).toBe(0);
     const writing = report.results.filter((r) => r.reason === 'production is read-only unless --allow-writes');
     expect(writing.length).toBeGreaterThan(10);
     expect(report.results.filter((r) => r.area === 'pagination' && r.status === 'passed').length).toBeGreaterThan(0);

@@ -56,6 +56,14 @@ export class Context {
     return !this.options.stateless && (this.config.environment === 'sandbox' || this.options.allowWrites);
   }
 
+  /**
+   * A URL for subscriptions that exist to be listed and changed, never delivered to (they are disabled): the discard
+   * port on loopback in sandbox; in production, which takes https only (D-32), a name that can never resolve.
+   */
+  unusedWebhookUrl(name: string): string {
+    return this.environment === 'sandbox' ? `http://127.0.0.1:9/conformance-${name}` : `https://conformance.invalid/${name}`;
+  }
+
   /** Operations that exist in the target's environment. */
   operations(): OperationSpec[] {
     return this.spec.operations.filter((op) => op.environments.includes(this.config.environment));

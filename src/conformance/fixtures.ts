@@ -142,7 +142,7 @@ export class Fixtures {
       const ids: string[] = [];
       for (const [path, types] of [['unused-a', ['case.comment.created']], ['unused-b', ['case.updated', 'case.attachment.*']]] as const) {
         const x = await this.ctx.call(this.ctx.customer, 'createWebhook', {}, {
-          json: { url: `http://127.0.0.1:9/conformance-${path}`, eventTypes: types, enabled: false },
+          json: { url: this.ctx.unusedWebhookUrl(path), eventTypes: types, enabled: false },
         });
         expectStatus(x, 201, 'creating a fixture webhook subscription');
         const id = x.json.data.id;

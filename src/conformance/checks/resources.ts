@@ -156,7 +156,7 @@ export const resourceChecks: Check[] = [
     needs: ['writes'],
     async run(ctx) {
       const body = {
-        url: 'http://127.0.0.1:9/conformance-crud',
+        url: ctx.unusedWebhookUrl('crud'),
         contracts: ['*'],
         eventTypes: ['case.*'],
         authorization: [{ type: 'basic', username: 'conformance', password: 'p4ss' }, { type: 'header', name: 'X-Conformance', value: 'v4lue' }],
@@ -175,7 +175,7 @@ export const resourceChecks: Check[] = [
       expect(!('signingSecret' in got.json.data) && !got.text.includes('p4ss'), 'getWebhook must show neither the signing secret nor authorization secrets', got);
       const list = await ctx.listAll(ctx.customer, 'listWebhooks');
       expect(list.items.some((i) => i.id === w.id), 'listWebhooks should hold the new subscription');
-      const up = await ctx.call(ctx.customer, 'updateWebhook', { webhookId: w.id }, { json: { eventTypes: ['case.updated'], url: 'http://127.0.0.1:9/conformance-crud-2' } });
+      const up = await ctx.call(ctx.customer, 'updateWebhook', { webhookId: w.id }, { json: { eventTypes: ['case.updated'], url: ctx.unusedWebhookUrl('crud-2') } });
       expectStatus(up, 200, 'updateWebhook');
       expect(JSON.stringify(up.json.data.eventTypes) === '["case.updated"]' && up.json.data.url.endsWith('crud-2'), 'updateWebhook should change eventTypes and url', up);
       expect(Array.isArray(up.json.data.authorization) && up.json.data.authorization.length === 2, 'updateWebhook must keep fields left out (authorization)', up);

@@ -91,7 +91,7 @@ export const scopingChecks: Check[] = [
       for (const c of [foreignContract(ctx), missingContract(ctx)]) {
         await expect403(ctx, ctx.customer, 'createCase', {}, `under ${c}`, { json: { contract: c, shortDescription: `${MARK} must be refused` } });
         await expect403(ctx, ctx.customer, 'updateContract', { contractId: c }, `of ${c}`, { json: { externalReference: `${MARK}` } });
-        await expect403(ctx, ctx.customer, 'createWebhook', {}, `for ${c}`, { json: { url: 'http://127.0.0.1:9/x', contracts: [c], enabled: false } });
+        await expect403(ctx, ctx.customer, 'createWebhook', {}, `for ${c}`, { json: { url: ctx.unusedWebhookUrl('scoping'), contracts: [c], enabled: false } });
         const caseId = await ctx.fixtures.caseId();
         await expect403(ctx, ctx.customer, 'updateCase', { caseId }, `moving a case to ${c}`, { json: { contract: c } });
       }

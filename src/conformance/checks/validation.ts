@@ -25,7 +25,7 @@ async function validBody(ctx: Context, operationId: string): Promise<Record<stri
     case 'createCase': return { contract: await ctx.fixtures.contract(), shortDescription: `${MARK} validation` };
     case 'createCaseComment': return { text: `${MARK} validation`, contact };
     case 'createApiKey': return { label: `${MARK} validation` };
-    case 'createWebhook': return { url: 'http://127.0.0.1:9/conformance-validation', enabled: false };
+    case 'createWebhook': return { url: ctx.unusedWebhookUrl('validation'), enabled: false };
     case 'updateContract': return { externalReference: null };
     case 'triggerCaseUpdated': return { caseId: await ctx.fixtures.caseId(), updated: ['status'] };
     case 'triggerCaseAttachmentCreated': return { caseId: await ctx.fixtures.caseId(), attachmentId: (await ctx.fixtures.attachment()).id };
