@@ -41,6 +41,44 @@ const SCOPE_COLUMN: Record<Scope['by'], string> = { customerOrg: 'customer_org',
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 
+/**
+ * Exact case counts per (environment, customer, contract, status, priority), kept by triggers in the same
+ * transaction as every write: a count filtered on status or priority within an account's scope sums a few hundred
+ * groups instead of counting rows, so its cost does not grow with the data.
+ */
+function createCaseCounts(db: Database.Database): void {
+  const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'case_counts'`).get();
+  if (exists) return;
+  db.exec(`
+    CREATE TABLE case_counts (env TEXT NOT NULL, customer_org TEXT NOT NULL, contract TEXT NOT NULL, status INTEGER NOT NULL,
+      priority INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (env, customer_org, contract, status, priority)) WITHOUT ROWID;
+    INSERT INTO case_counts SELECT env, coalesce(customer_org, ''), coalesce(contract, ''), status, priority, count(*) FROM cases
+      GROUP BY env, coalesce(customer_org, ''), coalesce(contract, ''), status, priority;
+    CREATE TRIGGER case_counts_insert AFTER INSERT ON cases BEGIN
+      INSERT INTO case_counts VALUES (new.env, coalesce(new.customer_org, ''), coalesce(new.contract, ''), new.status, new.priority, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER case_counts_delete AFTER DELETE ON cases BEGIN
+      UPDATE case_counts SET n = n - 1 WHERE env = old.env AND customer_org = coalesce(old.customer_org, '')
+        AND contract = coalesce(old.contract, '') AND status = old.status AND priority = old.priority;
+    END;
+    CREATE TRIGGER case_counts_update AFTER UPDATE OF env, customer_org, contract, status, priority ON cases BEGIN
+      UPDATE case_counts SET n = n - 1 WHERE env = old.env AND customer_org = coalesce(old.customer_org, '')
+        AND contract = coalesce(old.contract, '') AND status = old.status AND priority = old.priority;
+      INSERT INTO case_counts VALUES (new.env, coalesce(new.customer_org, ''), coalesce(new.contract, ''), new.status, new.priority, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+    END;`);
+}
+
+const AGGREGATE_FIELDS = new Set(['status', 'priority']);
+const AGGREGATE_OPERATORS = new Set(['eq', 'ne', 'in', 'notIn', 'lt', 'le', 'gt', 'ge', 'between', 'notBetween']);
+
+/** Whether a cases count can come from case_counts: scope by customer or contract, filters on status/priority only. */
+function countsFromAggregate(scope: Scope, query: ListQuery): boolean {
+  if (scope.by !== 'customerOrg' && scope.by !== 'contract') return false;
+  return query.filters.every((f) => AGGREGATE_FIELDS.has(f.field) && AGGREGATE_OPERATORS.has(f.operator));
+}
+
 export interface SqliteOptions {
   /** A file path, or `:memory:`. */
   file: string;
@@ -89,6 +127,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${resource}_id ON ${resource} (env, id)`);
   }
   for (const index of INDEXES) db.exec(index);
+  createCaseCounts(db);
 
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
@@ -203,7 +242,10 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const cached = countCache.get(key);
       if (cached && cached.version === version) totalCount = cached.count;
       else if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
-      else totalCount = (prepare(`SELECT count(*) AS n FROM ${resource} WHERE ${where}`).get(...params) as any).n;
+      else if (resource === 'cases' && countsFromAggregate(scope, query)) {
+        // filters on status/priority only: sum the maintained per-group counts, whatever the number of cases
+        totalCount = (prepare(`SELECT coalesce(sum(n), 0) AS n FROM case_counts WHERE ${where}`).get(...params) as any).n;
+      } else totalCount = (prepare(`SELECT count(*) AS n FROM ${resource} WHERE ${where}`).get(...params) as any).n;
       if (!cached || cached.version !== version) {
         if (countCache.size > 2000) countCache.clear();
         countCache.set(key, { version, count: totalCount });
