@@ -45,6 +45,7 @@ describe('mock front', () => {
   it('checks the grammar Prism ignores: shorthand on arrays, malformed and repeated filters, comma lists', async () => {
     const result = await call('/cases?filter[watchList]=ana.silva@customer.example&filter[status][in]=1,x&filter[status][in]=2&filter[priority][between]=1&filter[incident][notNull]=yes');
     expectEnvelope(result, 400, 5);
+    expect(result.response.headers.get('access-control-allow-origin')).toBe('*'); // browser apps can read it
     const codes = result.body.errors.map((e: any) => e.code);
     expect(codes).toContain('invalid_filter_operator');
     expect(result.body.errors.map((e: any) => e.detail.split(':')[0])).toEqual([

@@ -1,6 +1,5 @@
 // Receiver side of a webhook delivery (decision D-17): Standard Webhooks signature, replay window, the
 // subscription's own authorization headers, then a payload typed by its event type.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { components, webhooks } from '../../generated/care-api.d.ts';
 import { careWebhookEventTypes } from '../../generated/care-events.ts';
@@ -144,7 +143,7 @@ type AuthScheme = components['schemas']['WebhookAuthScheme'];
 function expectedHeader(scheme: AuthScheme): [string, string] {
   switch (scheme.type) {
     case 'basic':
-      return ['authorization', `Basic ${Buffer.from(`${scheme.username}:${scheme.password}`).toString('base64')}`];
+      return ['authorization', `Basic ${base64(`${scheme.username}:${scheme.password}`)}`];
     case 'bearer':
       return ['authorization', `Bearer ${scheme.token}`];
     case 'header':
@@ -159,11 +158,25 @@ function listContains(received: string, expected: string): boolean {
   return found;
 }
 
-/** Equal-time comparison of strings of any length: compares digests, so lengths leak nothing either. */
-function constantTimeEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
+const encoder = new TextEncoder();
+
+/**
+ * Comparison whose time depends only on the length of `received`, never on where it first differs from `expected`.
+ * Plain JavaScript, so the helper runs in Node, browsers and workers alike.
+ */
+function constantTimeEqual(received: string, expected: string): boolean {
+  const a = encoder.encode(received);
+  const b = encoder.encode(expected);
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) difference |= a[i] ^ (b.length > 0 ? b[i % b.length] : 0);
+  return difference === 0;
+}
+
+/** Base64 of the UTF-8 bytes of a string (RFC 7617 user-id:password). */
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of encoder.encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 function typedPayload(body: string): { eventType: CareWebhookEventType; payload: CareWebhookPayload } {

@@ -47,6 +47,14 @@ function prismQuery(search: URLSearchParams): string {
   return out.toString();
 }
 
+/** The CORS headers Prism sends, also on the front's own answers, so browser apps can read every error. */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': '*',
+  'access-control-allow-credentials': 'true',
+  'access-control-expose-headers': '*',
+};
+
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade']);
 
 export interface MockFrontOptions {
@@ -65,6 +73,7 @@ export function createMockFront(options: MockFrontOptions): Server {
   const send = (res: ServerResponse, status: number, body: ErrorEnvelope, extra: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
     res.writeHead(status, {
+      ...CORS,
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(text)),
       [ENV_HEADER]: envValue,
