@@ -189,6 +189,19 @@ describe('http layer', () => {
     expect(bad.json.errors.length).toBe(3);
   });
 
+  it('answers browser preflights and exposes its headers to other origins', async () => {
+    const preflight = await fetch(`${h.origin}/care/v0/sandbox/cases`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    const list = await h.call('sandbox', 'customer', 'GET', '/cases?page[size]=1', undefined, { origin: 'http://localhost:5173' });
+    expect(list.headers.get('access-control-allow-origin')).toBe('*');
+    expect(list.headers.get('access-control-expose-headers')).toContain('X-CareAPI-Env');
+  });
+
   it('serves the bundles and the docs site', async () => {
     const bundle = await fetch(`${h.origin}/openapi/care-api.yaml`);
     expect(bundle.status).toBe(200);

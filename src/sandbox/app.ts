@@ -23,6 +23,8 @@ import { serveStatic } from './static.ts';
 import { openSqliteStorage } from './store/sqlite.ts';
 import { prepareAjv, validateBody } from './validate.ts';
 
+const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow';
+
 export interface SandboxOptions {
   port?: number;
   host?: string;
@@ -39,6 +41,8 @@ export interface SandboxOptions {
   /** When set, the agent API wants `Authorization: Bearer <agentToken>`. */
   agentToken?: string;
   log?: (line: string) => void;
+  /** Log one line per request (method, path, status, milliseconds). */
+  logRequests?: boolean;
 }
 
 export interface Sandbox {
@@ -173,6 +177,25 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const requestId = newRequestId();
     const path = url.pathname;
+    if (options.logRequests) {
+      const started = performance.now();
+      res.once('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`));
+    }
+    // Browsers (frontend teams) call the sandbox from other origins: allow it, and answer preflights.
+    if (req.headers.origin) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED);
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+        res.writeHead(204, {
+          'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
+          'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'),
+          'Access-Control-Max-Age': '600',
+          ...(environmentOf(path) ? { 'X-CareAPI-Env': envHeader(environmentOf(path)!) } : {}),
+        });
+        res.end();
+        return;
+      }
+    }
     let work: Promise<void>;
     if (path === '/auth/v2/oauth/token') work = handleToken(req, res);
     else if (path === '/_agent' || path.startsWith('/_agent/')) work = handleAgent(svc, req, res, url, requestId, options.agentToken);

@@ -19,6 +19,7 @@ Options:
   --webhook-retry-delays L comma-separated delays in ms between delivery attempts (default 5s,5m,30m,2h,5h,10h)
   --webhook-timeout MS     per-attempt timeout of deliveries (default 15000)
   --agent-token T          require "Authorization: Bearer T" on the agent API (default: open, loopback use)
+  --log-requests           print one line per request
   --quiet                  print only the URL line
   --help                   this text
 `;
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
       'webhook-timeout': { type: 'string' },
       'agent-token': { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      'log-requests': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
     db: values.memory ? ':memory:' : resolve(values.db!),
     seedCases: number('seed-cases', values['seed-cases']!),
     agentToken: values['agent-token'],
+    logRequests: values['log-requests'],
     webhooks: {
       ...(values['webhook-retry-delays'] ? { retryDelaysMs: values['webhook-retry-delays'].split(',').map((d) => number('webhook-retry-delays', d)) } : {}),
       ...(values['webhook-timeout'] ? { timeoutMs: number('webhook-timeout', values['webhook-timeout']) } : {}),
