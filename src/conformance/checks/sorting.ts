@@ -6,12 +6,12 @@ import type { Context, ListResult } from '../context.ts';
 import { sortKeysOf } from '../grammar.ts';
 import { listOperations, withData } from './lists.ts';
 
-function assertOrdered(ctx: Context, op: string, sort: string, r: ListResult) {
+function assertOrdered(ctx: Context, op: string, sort: string, r: ListResult, label = `sort=${sort}`) {
   const keys = sortKeysOf(ctx, op, `sort=${sort}`);
   for (let i = 1; i < r.items.length; i++) {
     const [a, b] = [r.items[i - 1], r.items[i]];
     expect(compareBySort(a, b, keys) <= 0,
-      `${op}?sort=${sort}: item ${i} (${a.id}, ${keys.map((k) => `${k.field}=${JSON.stringify(a[k.field])}`).join(', ')}) comes before item ${i + 1} (${b.id}, ${keys.map((k) => `${k.field}=${JSON.stringify(b[k.field])}`).join(', ')}) but sorts after it`, r.exchange);
+      `${op}?${label}: item ${i} (${a.id}, ${keys.map((k) => `${k.field}=${JSON.stringify(a[k.field])}`).join(', ')}) comes before item ${i + 1} (${b.id}, ${keys.map((k) => `${k.field}=${JSON.stringify(b[k.field])}`).join(', ')}) but sorts after it`, r.exchange);
   }
 }
 
@@ -27,7 +27,7 @@ export const sortingChecks: Check[] = [
       const params = await withData(ctx, op!);
       const list = ctx.spec.operation(op!).list!;
       // Without sort the order is id ascending (D-28), so pages are stable.
-      assertOrdered(ctx, op!, 'id', await ctx.list(ctx.customer, op!, params, 'page[size]=200'));
+      assertOrdered(ctx, op!, 'id', await ctx.list(ctx.customer, op!, params, 'page[size]=200'), 'page[size]=200 (no sort: id ascending, D-28)');
       let distinctOrders = 0;
       for (const field of list.sortFields) {
         const up = await ctx.list(ctx.customer, op!, params, `sort=${field}&page[size]=200`);
