@@ -52,6 +52,13 @@ function compileOnly(client: CareClient) {
     client.GET('/cases/{caseId}', {}),
     // @ts-expect-error a required body field has the wrong type
     client.POST('/cases', { body: { contract: 'CT0000101', shortDescription: 42 } }),
+    // @ts-expect-error paginate only walks list paths
+    client.paginate('/cases/{caseId}', { params: { path: { caseId: 'CS0010042' } } }),
+    // @ts-expect-error a list under a case needs its path parameter
+    client.paginate('/cases/{caseId}/comments'),
+    client.paginate('/cases/{caseId}/comments', { params: { path: { caseId: 'CS0010042' }, query: { filter: { partnerComment: true } } } }),
+    // @ts-expect-error the trigger paths take their own bodies
+    client.POST('/events/case.updated', { body: { caseId: 'CS0010042', updated: 'status' } }),
   ];
 }
 
