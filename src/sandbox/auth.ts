@@ -1,6 +1,6 @@
 // The authentication service (D-13, D-14): API keys exchanged for HS256 JWTs with the client-credentials grant, and
 // the bearer check of every Care API request. The signing key is made at first start and kept in the database.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Environment } from '../spec/types.ts';
 import { ApiError } from './http/envelope.ts';
@@ -43,7 +43,10 @@ export function createAuth(store: Storage, now: () => number = Date.now) {
     secret = randomBytes(32).toString('base64');
     store.setSetting('jwt_hs256_key', secret);
   }
-  const key = Buffer.from(secret, 'base64');
+  // A KeyObject once, rather than raw bytes that jose imports again on every verification.
+  const key = createSecretKey(Buffer.from(secret, 'base64'));
+  // Verified tokens (signature and claims), so a request costs a map lookup; the key's state is checked every time.
+  const verified = new Map<string, { account: unknown; kid: string; exp: number }>();
 
   /** The key record if it may be used now: exists in that environment, secret matches (when given), not revoked or expired. */
   function usableKey(env: Environment, keyId: string, clientSecret?: string) {
@@ -90,17 +93,18 @@ export function createAuth(store: Storage, now: () => number = Date.now) {
     async authenticate(env: Environment, authorization: string | undefined): Promise<Account> {
       const match = /^Bearer\s+([A-Za-z0-9_\-.=]+)\s*$/i.exec(authorization ?? '');
       if (!match) throw unauthorized('missing or invalid bearer token');
-      let claims: Record<string, unknown>;
-      try {
-        const verified = await jwtVerify(match[1], key, {
-          issuer: ISSUER,
-          audience: env,
-          algorithms: ['HS256'],
-          currentDate: new Date(now()),
-        });
-        claims = verified.payload as Record<string, unknown>;
-      } catch {
-        throw unauthorized('missing or invalid bearer token');
+      const cacheKey = `${env} ${match[1]}`;
+      let claims = verified.get(cacheKey);
+      if (!claims || claims.exp * 1000 <= now()) {
+        try {
+          const result = await jwtVerify(match[1], key, { issuer: ISSUER, audience: env, algorithms: ['HS256'], currentDate: new Date(now()) });
+          claims = { account: result.payload.account, kid: String(result.payload.kid ?? ''), exp: Number(result.payload.exp) };
+        } catch {
+          verified.delete(cacheKey);
+          throw unauthorized('missing or invalid bearer token');
+        }
+        if (verified.size >= 10_000) verified.clear();
+        verified.set(cacheKey, claims);
       }
       const keyId = String(claims.kid ?? '');
       const stored = usableKey(env, keyId);

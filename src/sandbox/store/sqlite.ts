@@ -143,6 +143,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   const versions = new Map<Resource, number>();
   const bump = (resource: Resource) => versions.set(resource, (versions.get(resource) ?? 0) + 1);
   const countCache = new Map<string, { version: number; count: number }>();
+  const pageCache = new Map<string, { version: number; items: Record<string, any>[] }>();
 
   function rowToStored(resource: Resource, row: any): Stored {
     const record: Record<string, any> = {};
@@ -231,13 +232,29 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const w = whereSql(query.filters, columnOf(resource));
       const where = `env = ? AND ${s.sql}${w.sql ? ` AND ${w.sql}` : ''}`;
       const params = [env, ...s.params, ...w.params];
-      const select = columns[resource].map((c) => `"${c.column}"`).join(', ');
+      const cols = columns[resource];
+      const select = cols.map((c) => `"${c.column}"`).join(', ');
       const order = orderSql(query, columnOf(resource), 'seq');
       const offset = (query.page.number - 1) * query.page.size;
-      const rows = prepare(`SELECT ${select} FROM ${resource} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, query.page.size, offset);
-      const items = rows.map((row) => rowToStored(resource, row).record);
+      const sql = `SELECT ${select} FROM ${resource} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
       const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
       const version = versions.get(resource) ?? 0;
+      // A page is cached until the next write to its table (exact, like the count): repeated reads skip SQLite.
+      const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
+      const cachedPage = pageCache.get(pageKey);
+      let items: Record<string, any>[];
+      if (cachedPage && cachedPage.version === version) items = cachedPage.items;
+      else {
+        // raw rows (arrays): building the records ourselves is about twice as fast as named row objects
+        const rows = prepare(sql).raw(true).all(...params, query.page.size, offset) as unknown[][];
+        items = rows.map((row) => {
+          const record: Record<string, any> = {};
+          for (let i = 0; i < cols.length; i++) record[cols[i].field] = fromSql(cols[i].kind, row[i]);
+          return record;
+        });
+        if (pageCache.size >= 300) pageCache.delete(pageCache.keys().next().value!);
+        pageCache.set(pageKey, { version, items });
+      }
       let totalCount: number;
       const cached = countCache.get(key);
       if (cached && cached.version === version) totalCount = cached.count;
