@@ -25,6 +25,20 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
 
 const READY = /Prism is listening on (http:\/\/\S+)/;
 
+// Prism processes still running; killed when this process exits, so a crashed test run leaves none behind.
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const child of running) child.kill();
+    });
+  }
+}
+
 /**
  * Runs `prism mock <document>` and resolves once Prism prints that it listens (no polling). Rejects with Prism's
  * output if it exits first or does not start within `startTimeoutMs`.
@@ -36,6 +50,7 @@ export async function startPrism(options: { document: string; port?: number; hos
   const child = spawn(bin, ['mock', '-h', host, '-p', String(port), '-v', 'info', options.document], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let output = '';
   await new Promise<void>((ready, fail) => {
     const timer = setTimeout(() => fail(new Error(`Prism did not start in time:\n${output}`)), options.startTimeoutMs ?? 30_000);
@@ -52,6 +67,9 @@ export async function startPrism(options: { document: string; port?: number; hos
       clearTimeout(timer);
       fail(new Error(`Prism exited with ${code} before listening:\n${output}`));
     });
+  }).catch((error: unknown) => {
+    child.kill();
+    throw error;
   });
   // Keep draining its log (one line per request) so the pipe never fills and blocks Prism.
   child.stdout!.on('data', () => {});
