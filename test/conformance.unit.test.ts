@@ -206,3 +206,19 @@ describe('the care-conformance command line', () => {
     expect(r.stdout).toMatch(/^filters\.operators\s+filters\s+S1\.filter-forms/m);
   });
 });
+
+describe('one source', () => {
+  it('the suite spells no path of the description: it reads operations from the bundle', async () => {
+    const { readdirSync, readFileSync: read } = await import('node:fs');
+    const { join: j } = await import('node:path');
+    const dir = new URL('../src/conformance/', import.meta.url).pathname;
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => j(dir, f));
+    const paths = Object.keys(spec.document.paths).map((p) => p.split('/{')[0]);
+    const found: string[] = [];
+    for (const file of files) {
+      const text = read(file, 'utf8');
+      for (const p of paths) for (const q of ["'", '"', '`']) if (text.includes(`${q}${p}${q}`) || text.includes(`${q}${p}/`)) found.push(`${file}: ${p}`);
+    }
+    expect(found).toEqual([]);
+  });
+});

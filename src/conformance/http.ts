@@ -4,7 +4,7 @@ import { redactAuthorization, redactText } from './redact.ts';
 
 export interface RequestOptions {
   method?: string;
-  /** Path relative to the base URL, e.g. `/cases/CS1`. */
+  /** Path relative to the base URL (an operation path with its parameters filled in). */
   path: string;
   /** Raw query string without `?`, written literally (the suite's vectors are literal query strings). */
   query?: string;

@@ -62,7 +62,7 @@ export function judge(spec: CareSpec, op: OperationSpec, x: Exchange, envHeader:
 /** The operation an exchange was made to, by method and path template. */
 export function operationOf(ops: OperationSpec[], method: string, path: string): OperationSpec | undefined {
   const candidates = ops.filter((op) => op.method.toUpperCase() === method.toUpperCase());
-  // Literal paths first, so `/events/case.updated` is not read as `/events/{eventId}`.
+  // Literal paths first, so a trigger path is not read as the template that reads one event.
   const literal = candidates.find((op) => op.path === path);
   if (literal) return literal;
   return candidates.find((op) => new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`).test(path));

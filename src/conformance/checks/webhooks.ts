@@ -28,7 +28,8 @@ const AUTH: Record<string, any> = {
 const eventTypes = (ctx: Context) => Object.keys(ctx.spec.document.webhooks ?? {});
 
 function triggerOf(ctx: Context, type: string) {
-  const op = ctx.operations().find((o) => o.method === 'post' && o.path === `/events/${type}`);
+  // The description ties a trigger to its event type by the last path segment (`…/case.updated`).
+  const op = ctx.operations().find((o) => o.method === 'post' && o.path.endsWith(`/${type}`));
   if (!op) throw new Error(`no trigger operation for ${type} in the description`);
   return op;
 }
