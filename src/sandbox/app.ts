@@ -23,6 +23,18 @@ import { serveStatic } from './static.ts';
 import { openSqliteStorage } from './store/sqlite.ts';
 import { prepareAjv, validateBody } from './validate.ts';
 
+/** JSON of list data, kept per array: a page served from the storage's page cache is serialised once. */
+const serializedArrays = new WeakMap<object, string>();
+function serialized(data: unknown): string {
+  if (!Array.isArray(data)) return JSON.stringify(data) ?? 'null';
+  let text = serializedArrays.get(data);
+  if (text === undefined) {
+    text = JSON.stringify(data);
+    serializedArrays.set(data, text);
+  }
+  return text;
+}
+
 const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow';
 
 export interface SandboxOptions {
@@ -130,7 +142,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         res.writeHead(204, all);
         res.end();
       } else {
-        sendJson(res, reply.status, { meta: reply.page ? { requestId, page: reply.page } : { requestId }, data: reply.data }, all);
+        const meta = JSON.stringify(reply.page ? { requestId, page: reply.page } : { requestId });
+        const text = `{"meta":${meta},"data":${serialized(reply.data)}}`;
+        res.writeHead(reply.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+        res.end(text);
       }
     } catch (error) {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${url.pathname}: ${(error as Error)?.stack ?? String(error)}`);
