@@ -30,6 +30,7 @@ function delivery(eventType: string, options: { secret?: string; sentAt?: number
       'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
       'webhook-signature': signature,
       'content-type': 'application/json',
+      'X-CareAPI-Env': 'Sandbox',
       ...options.headers,
     },
   };
@@ -54,6 +55,7 @@ describe('verifyWebhook', () => {
     expect(checked.eventType).toBe(eventType);
     expect(checked.payload.meta.eventType).toBe(eventType);
     expect(checked.id).toBe('EV0050001');
+    expect(checked.environment).toBe('Sandbox');
     expect(checked.timestamp.getTime()).toBe(Math.floor(now / 1000) * 1000);
     const schema = spec.document.webhooks[eventType].post.requestBody.content['application/json'].schema;
     expect(validatorFor(spec, schema)(checked.payload)).toBe(true);

@@ -20,6 +20,8 @@ export type CareWebhookDelivery = {
     id: string;
     /** When this attempt was sent (`webhook-timestamp`). */
     timestamp: Date;
+    /** `X-CareAPI-Env` of the delivery (`Production` or `Sandbox`), or null when absent. */
+    environment: 'Production' | 'Sandbox' | null;
   };
 }[CareWebhookEventType];
 
@@ -82,7 +84,9 @@ export function verifyWebhook(delivery: WebhookDeliveryInput, options: VerifyWeb
   const body = typeof delivery.body === 'string' ? delivery.body : new TextDecoder().decode(delivery.body);
   checkSignature(id, timestamp, body, signatures, options.secret);
   if (options.authorization) checkAuthorization(header, options.authorization);
-  return { ...typedPayload(body), id, timestamp } as CareWebhookDelivery;
+  const env = header('x-careapi-env');
+  const environment = env === 'Production' || env === 'Sandbox' ? env : null;
+  return { ...typedPayload(body), id, timestamp, environment } as CareWebhookDelivery;
 }
 
 /** The same check on a fetch `Request` (Node 20+, workers, most frameworks). */
