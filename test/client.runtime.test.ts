@@ -82,6 +82,9 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
       ],
     });
   }
+  if (url.pathname.endsWith('/busy')) {
+    return json(res, 429, { meta: {}, errors: [{ status: '429', title: 'Too Many Requests', detail: 'request: slow down', code: 'rate_limited' }] }, { 'Retry-After': '7' });
+  }
   if (url.pathname.endsWith('/broken')) {
     res.writeHead(502, { 'content-type': 'text/plain' });
     return res.end('upstream down');
@@ -283,6 +286,19 @@ describe('errors', () => {
     expect(error.errors).toEqual([]);
     expect(error.environment).toBeNull();
     expect(error.body).toBe('upstream down');
+  });
+
+  it('reads Retry-After of a 429', async () => {
+    const error = (await client().GET('/cases/{caseId}', { params: { path: { caseId: 'busy' } } }).catch((e: unknown) => e)) as CareApiError;
+    expect(error.status).toBe(429);
+    expect(error.retryAfterSeconds).toBe(7);
+    expect(error.errors[0].code).toBe('rate_limited');
+  });
+
+  it('passes an AbortSignal through to fetch', async () => {
+    const aborted = client().GET('/cases/{caseId}', { params: { path: { caseId: 'CS0010042' } }, signal: AbortSignal.abort() });
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen).toHaveLength(0);
   });
 
   it('tells which environment served a success', async () => {

@@ -24,6 +24,8 @@ export class CareApiError extends Error {
   readonly response: Response;
   /** The body as received when it was not an error envelope (text or parsed JSON). */
   readonly body: unknown;
+  /** Seconds to wait from `Retry-After` (429, decision D-31; seconds or an HTTP date), or null. */
+  readonly retryAfterSeconds: number | null;
 
   constructor(response: Response, body: unknown) {
     const envelope = asErrorEnvelope(body);
@@ -35,7 +37,15 @@ export class CareApiError extends Error {
     this.meta = envelope?.meta;
     this.response = response;
     this.body = body;
+    this.retryAfterSeconds = retryAfter(response.headers.get('retry-after'));
   }
+}
+
+function retryAfter(value: string | null): number | null {
+  if (value === null || value.trim() === '') return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /** Reads `X-CareAPI-Env`; anything but the two declared values is reported as null. */
