@@ -99,12 +99,14 @@ async function load(url: string, headers: Record<string, string>) {
   const latencies: number[] = [];
   let measuring = false;
   let stop = false;
+  let errors = 0;
   const worker = async () => {
     while (!stop) {
       const t = performance.now();
-      const r = await get(url, headers);
-      if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
-      if (measuring) latencies.push(performance.now() - t);
+      const r = await get(url, headers).catch(() => ({ status: 0 }));
+      if (!measuring) continue;
+      if (r.status === 200) latencies.push(performance.now() - t);
+      else errors++;
     }
   };
   const workers = Array.from({ length: 10 }, worker);
@@ -117,7 +119,7 @@ async function load(url: string, headers: Record<string, string>) {
   stop = true;
   await Promise.all(workers);
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { rps: latencies.length / elapsed, p50: percentile(latencies, 50) ?? NaN, p99: percentile(latencies, 99) ?? NaN, errors };
 }
 
 function rssMb(pid: number): number {
@@ -159,7 +161,7 @@ const bare = spawn(process.execPath, ['-e', `
 children.push(bare);
 const [, barePort] = await waitForLine(bare, /port (\d+)/);
 
-const rows: Array<[string, { rps: number; p50: number; p99: number }]> = [];
+const rows: Array<[string, { rps: number; p50: number; p99: number; errors: number }]> = [];
 rows.push(['bare Node http (same bytes)', await load(`http://127.0.0.1:${barePort}${LIST}`, {})]);
 rows.push(['care-sandbox', await load(sandboxUrl, sandbox.headers)]);
 const sandboxRss = rssMb(sandbox.child.pid!);
@@ -167,6 +169,10 @@ if (!values['no-prism']) {
   const mock = spawn(process.execPath, [join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), join(repoRoot, 'scripts/mock.ts'), '--production-port', '0', '--sandbox-port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   children.push(mock);
   const [, mockUrl] = await waitForLine(mock, /production\s+(http:\/\/\S+)/);
+  // Prism may need a moment after the front is up: wait (bounded) for its first 200
+  for (let i = 0; i < 100 && (await get(`${mockUrl}${LIST.replace('-createdAt', '-created')}`, { authorization: 'Bearer bench' }).catch(() => ({ status: 0 }))).status !== 200; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
   rows.push(['Prism static mock (npm run mock)', await load(`${mockUrl}${LIST.replace('-createdAt', '-created')}`, { authorization: 'Bearer bench' })]);
   try {
     process.kill(-mock.pid!, 'SIGTERM');
@@ -178,8 +184,8 @@ bare.kill();
 const sb = rows.find(([name]) => name === 'care-sandbox')![1];
 const bareRow = rows.find(([name]) => name.startsWith('bare'))![1];
 const prism = rows.find(([name]) => name.startsWith('Prism'))?.[1];
-console.log('target'.padEnd(36), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8));
-for (const [name, r] of rows) console.log(name.padEnd(36), fmt(r.rps, 0).padStart(9), fmt(r.p50, 2).padStart(8), fmt(r.p99, 2).padStart(8));
+console.log('target'.padEnd(36), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'non-200'.padStart(8));
+for (const [name, r] of rows) console.log(name.padEnd(36), fmt(r.rps, 0).padStart(9), fmt(r.p50, 2).padStart(8), fmt(r.p99, 2).padStart(8), String(r.errors).padStart(8));
 console.log(`sandbox / bare Node: ${fmt((sb.rps / bareRow.rps) * 100)} % (target >= 15 %)`);
 if (prism) console.log(`sandbox / Prism:     ${fmt(sb.rps / prism.rps, 2)} x (target >= 2 x)`);
 console.log(`sandbox p99: ${fmt(sb.p99, 2)} ms (target < 10 ms); RSS after load: ${fmt(sandboxRss, 0)} MB (target < 200 MB)`);
