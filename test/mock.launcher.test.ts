@@ -1,0 +1,64 @@
+// `npm run mock` end to end: scripts/mock.ts starts both environments, prints where they are, answers with the right
+// X-CareAPI-Env, and on SIGTERM stops its Prism processes before exiting.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../src/spec/index.ts';
+
+let child: ChildProcess;
+let output = '';
+const urls: Record<string, { front: string; prism: string }> = {};
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'scripts/mock.ts')], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((ready, fail) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ctrl-C')) ready();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => fail(new Error(`scripts/mock.ts exited with ${code}:\n${output}`)));
+  });
+  for (const match of output.matchAll(/^(production|sandbox)\s+(http:\/\/127\.0\.0\.1:\d+).*Prism at (http:\/\/127\.0\.0\.1:\d+)/gm)) {
+    urls[match[1]] = { front: match[2], prism: match[3] };
+  }
+});
+
+afterAll(() => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('npm run mock', () => {
+  it('prints one loopback URL per environment', () => {
+    expect(Object.keys(urls).sort(), output).toEqual(['production', 'sandbox']);
+    expect(urls.production.front).not.toBe(urls.sandbox.front);
+  });
+
+  // Triggers exist only in sandbox; in production the path falls under GET /events/{eventId}, so POST is 405 (or 404).
+  it.each([
+    ['production', 'Production', [404, 405]],
+    ['sandbox', 'Sandbox', [202]],
+  ] as const)('serves %s with X-CareAPI-Env %s', async (environment, envValue, triggerStatuses) => {
+    const headers = { authorization: 'Bearer mock-token', 'content-type': 'application/json' };
+    const list = await fetch(`${urls[environment].front}/cases`, { headers });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-careapi-env')).toBe(envValue);
+    const trigger = await fetch(`${urls[environment].front}/events/case.comment.created`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ caseId: 'CS0010042', commentId: 'CC0020007' }),
+    });
+    expect(triggerStatuses).toContain(trigger.status);
+    expect(trigger.headers.get('x-careapi-env')).toBe(envValue);
+  });
+
+  it('stops its Prism processes on SIGTERM', async () => {
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    for (const { prism, front } of Object.values(urls)) {
+      await expect(fetch(`${prism}/cases`)).rejects.toThrow();
+      await expect(fetch(`${front}/cases`)).rejects.toThrow();
+    }
+  });
+});
