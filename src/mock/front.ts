@@ -55,7 +55,17 @@ const CORS = {
   'access-control-expose-headers': '*',
 };
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade']);
+// Not forwarded either way. fetch decodes compressed bodies, so encodings are dropped rather than passed on wrongly.
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'upgrade',
+  'accept-encoding',
+  'content-encoding',
+]);
 
 export interface MockFrontOptions {
   /** The environment bundle Prism serves. */
