@@ -9,7 +9,7 @@ import type { Resource, Storage } from '../src/sandbox/store/types.ts';
 import type { ListSpec, ValueType } from '../src/spec/types.ts';
 import { spec } from './helpers/sandbox.ts';
 
-const WORDS = ['Printer', 'printer', 'VPN', '', 'a*b', 'x?y', '[brackets]', 'Zürich', '𝔘nicode', '😀 emoji', 'e\u0301', 'tail e', 'comma,inside', 'back\\slash'];
+const WORDS = ['Printer', 'printer', 'VPN', '', 'nul\u0000byte', '\u0000', 'a*b', 'x?y', '[brackets]', 'Zürich', '𝔘nicode', '😀 emoji', 'e\u0301', 'tail e', 'comma,inside', 'back\\slash'];
 const EMAILS = ['ana.silva@customer.example', 'jonas.berg@partner.example', 'li.wei@customer.example'];
 const INSTANTS = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.001Z', '2026-03-15T12:30:00.000Z', '2025-12-31T23:59:59.999Z', '2026-06-01T00:00:00.000Z'];
 
@@ -71,7 +71,7 @@ function candidates(type: ValueType, field: string, data: Record<string, any>[])
     case 'stringArray':
       return [...EMAILS, 'nobody@x.example'];
     default:
-      return [...new Set(['', 'Printer', 'e', '*', 'P*r', '?rinter', '[brackets]', '😀', 'Zürich', ...present.slice(0, 4).map(String)])];
+      return [...new Set(['', 'Printer', 'e', '*', 'P*r', '?rinter', '[brackets]', '😀', 'Zürich', '\u0000', 'byte', 'nul\u0000b', 'nul*', ...present.slice(0, 4).map(String)])];
   }
 }
 

@@ -65,8 +65,8 @@ function positive(clause: FilterClause, operator: string, col: string, type: Val
     case 'contains':
       return isArray
         ? { sql: `EXISTS (SELECT 1 FROM json_each(${col}) WHERE json_each.value = ?)`, params: [v] }
-        : { sql: `care_contains(${col}, ?)`, params: [v] };
-    // JavaScript functions rather than instr/substr/GLOB: those stop at a NUL character inside a value.
+        : { sql: `instr(${col}, ?) > 0`, params: [v] }; // instr compares by byte length: NUL-safe, unlike GLOB and length()
+    // JavaScript functions rather than substr/length/GLOB: those stop at a NUL character inside a value.
     case 'startswith':
       return { sql: `care_starts(${col}, ?)`, params: [v] };
     case 'endswith':
