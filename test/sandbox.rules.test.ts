@@ -240,3 +240,24 @@ describe('cases, attachments, webhooks', () => {
     expect((await h.call('sandbox', 'customer', 'GET', `/webhooks/${created.json.data.id}`)).status).toBe(404);
   });
 });
+
+describe('rate limit (D-31), when switched on', () => {
+  it('answers 429 with Retry-After in the envelope once the bucket is empty, and recovers', async () => {
+    let clock = Date.parse('2026-11-22T04:00:00.000Z');
+    const limited = await startHarness({ seedCases: 5, rateLimit: 3, now: () => clock });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await limited.call('sandbox', 'customer', 'GET', '/contracts')).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const refused = await limited.call('sandbox', 'customer', 'GET', '/contracts');
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.headers.get('x-careapi-env')).toBe('Sandbox');
+      expect(refused.json.errors[0].code).toBe('rate_limited');
+      expect((await limited.call('sandbox', 'partner', 'GET', '/contracts')).status).toBe(200); // per key
+      clock += 1000;
+      expect((await limited.call('sandbox', 'customer', 'GET', '/contracts')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -23,6 +23,26 @@ import { serveStatic } from './static.ts';
 import { openSqliteStorage } from './store/sqlite.ts';
 import { prepareAjv, validateBody } from './validate.ts';
 
+/**
+ * A token bucket per API key: `perSecond` requests a second, bursts up to the same number. Answers 0 when the request
+ * may go, else the whole seconds to wait (for Retry-After).
+ */
+function rateLimiter(perSecond: number, now: () => number) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return (key: string): number => {
+    const t = now();
+    const bucket = buckets.get(key) ?? { tokens: perSecond, at: t };
+    bucket.tokens = Math.min(perSecond, bucket.tokens + ((t - bucket.at) / 1000) * perSecond);
+    bucket.at = t;
+    buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
+  };
+}
+
 /** JSON of list data, kept per array: a page served from the storage's page cache is serialised once. */
 const serializedArrays = new WeakMap<object, string>();
 function serialized(data: unknown): string {
@@ -55,6 +75,8 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Log one line per request (method, path, status, milliseconds). */
   logRequests?: boolean;
+  /** Requests per second allowed per API key (D-31 429 with Retry-After); off when absent. */
+  rateLimit?: number;
 }
 
 export interface Sandbox {
@@ -103,6 +125,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (missing.length > 0) throw new Error(`No handler for operations: ${missing.join(', ')}`);
   const generatedDir = join(repoRoot, 'generated');
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const limiter = options.rateLimit ? rateLimiter(options.rateLimit, now) : undefined;
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
     const match = router.match(req.method ?? 'GET', url.pathname);
@@ -121,6 +144,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
       const { route, params } = match;
       const account = await svc.auth.authenticate(route.env, req.headers.authorization);
+      if (limiter) {
+        const wait = limiter(account.keyId);
+        if (wait > 0) {
+          throw new ApiError(429, { detail: `header.Authorization: rate limit of ${options.rateLimit} requests per second exceeded`, code: 'rate_limited' }, { 'Retry-After': String(wait) });
+        }
+      }
       const op = route.operation;
       const ctx: Ctx = {
         env: route.env as Environment,

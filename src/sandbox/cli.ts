@@ -20,6 +20,7 @@ Options:
   --webhook-timeout MS     per-attempt timeout of deliveries (default 15000)
   --agent-token T          require "Authorization: Bearer T" on the agent API (default: open, loopback use)
   --log-requests           print one line per request
+  --rate-limit N           answer 429 with Retry-After beyond N requests per second per API key (default: no limit)
   --quiet                  print only the URL line
   --help                   this text
 `;
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
       'agent-token': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       'log-requests': { type: 'boolean', default: false },
+      'rate-limit': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
     seedCases: number('seed-cases', values['seed-cases']!),
     agentToken: values['agent-token'],
     logRequests: values['log-requests'],
+    ...(values['rate-limit'] ? { rateLimit: number('rate-limit', values['rate-limit']) } : {}),
     webhooks: {
       ...(values['webhook-retry-delays'] ? { retryDelaysMs: values['webhook-retry-delays'].split(',').map((d) => number('webhook-retry-delays', d)) } : {}),
       ...(values['webhook-timeout'] ? { timeoutMs: number('webhook-timeout', values['webhook-timeout']) } : {}),
