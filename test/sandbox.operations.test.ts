@@ -189,6 +189,24 @@ describe('http layer', () => {
     expect(bad.json.errors.length).toBe(3);
   });
 
+  it('answers an unexpected failure 500 in the envelope with the env header (here: the database is gone)', async () => {
+    const broken = await startHarness({ seedCases: 5 });
+    try {
+      broken.sandbox.svc.store.close();
+      const answer = await broken.call('production', 'customer', 'GET', '/cases');
+      expect(answer.status).toBe(500);
+      expect(answer.headers.get('x-careapi-env')).toBe('Production');
+      expect(answer.json.errors[0]).toMatchObject({ status: '500', code: 'internal_error' });
+      expect(answer.json.meta.requestId).toMatch(/^req_/);
+    } finally {
+      await broken.sandbox.svc.dispatcher.stop();
+      await new Promise((resolve) => {
+        broken.sandbox.server.close(resolve);
+        broken.sandbox.server.closeAllConnections();
+      });
+    }
+  });
+
   it('answers browser preflights and exposes its headers to other origins', async () => {
     const preflight = await fetch(`${h.origin}/care/v0/sandbox/cases`, {
       method: 'OPTIONS',
