@@ -2,7 +2,6 @@
 // One delivery in flight per subscription (order kept, a hanging receiver stalls only itself), a global cap on
 // parallel attempts, Standard Webhooks signatures, retries with exponential backoff and jitter, Retry-After honoured,
 // 410 disables the subscription.
-import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Environment } from '../spec/types.ts';
 import { iso } from './context.ts';
 import { envHeader } from './http/envelope.ts';
@@ -70,6 +69,7 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     const payload = event.record.payload;
     const body = JSON.stringify({ meta: { ...payload.meta, webhookId: webhook.record.id }, data: payload.data });
     const sentAt = new Date(now());
+    const { Webhook: StandardWebhook } = await import('standardwebhooks'); // loaded on the first delivery
     const signature = new StandardWebhook(webhook.internal.signingSecret ?? '').sign(delivery.eventId, sentAt, body);
     const headers: Header = {
       ...authorizationHeaders(webhook.record.authorization),

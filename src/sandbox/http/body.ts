@@ -1,6 +1,5 @@
 // Request bodies: JSON up to 1 MiB (D-10), multipart uploads up to 10 MiB per file (busboy). Over a limit the rest is
 // read and dropped (up to a hard cap) so that the client receives the 413 instead of a reset connection.
-import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest } from './envelope.ts';
 
@@ -66,8 +65,9 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
     await readAll(req, 0);
     throw unsupported('multipart/form-data');
   }
+  const { default: busboy } = await import('busboy'); // loaded on the first upload: keeps the cold start short
   return new Promise<UploadedFile>((resolve, reject) => {
-    let parser: busboy.Busboy;
+    let parser: import('busboy').Busboy;
     try {
       parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: FILE_LIMIT, files: 5, fields: 20 } });
     } catch {
