@@ -261,3 +261,41 @@ describe('rate limit (D-31), when switched on', () => {
     }
   });
 });
+
+describe('agent API (outside the contract)', () => {
+  const agent = (path: string, method: string, body?: unknown) =>
+    send(`${h.origin}/_agent${path}`, {
+      method,
+      ...(body instanceof FormData ? { body } : body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+    });
+
+  it('lists its routes, opens a phone case without contract, assigns it, attaches a file', async () => {
+    const index = await agent('', 'GET');
+    expect(index.status).toBe(200);
+    expect(index.json.data.routes.length).toBeGreaterThanOrEqual(5);
+    const phone = await agent('/sandbox/cases', 'POST', { contract: null, customer: demo().customer.org, shortDescription: 'Called the desk', incident: 'INC0000042' });
+    expect(phone.status).toBe(201);
+    expect(phone.json.data).toMatchObject({ contract: null, incident: 'INC0000042', status: 1 });
+    const id = phone.json.data.id;
+    expect((await h.call('sandbox', 'customer', 'GET', `/cases/${id}`)).status).toBe(200);
+    expect((await h.call('sandbox', 'partner', 'GET', `/cases/${id}`)).status).toBe(403);
+    const assigned = await agent(`/sandbox/cases/${id}`, 'PATCH', { contract: demo().customer.contracts[0], status: '10' });
+    expect(assigned.json.data).toMatchObject({ contract: demo().customer.contracts[0], status: 10 });
+    expect((await h.call('sandbox', 'partner', 'GET', `/cases/${id}`)).status).toBe(200);
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('desk notes')], { type: 'text/plain' }), 'notes.txt');
+    const attached = await agent(`/sandbox/cases/${id}/attachments`, 'POST', form);
+    expect(attached.status).toBe(201);
+    const list = await h.call('sandbox', 'partner', 'GET', `/cases/${id}/attachments`);
+    expect(list.json.data.map((a: any) => a.id)).toEqual([attached.json.data.id]);
+  });
+
+  it('refuses bad input in the envelope', async () => {
+    expect((await agent('/sandbox/cases', 'POST', { shortDescription: 'no customer' })).status).toBe(400);
+    expect((await agent('/sandbox/cases/CS9999999', 'PATCH', { status: 10 })).status).toBe(404);
+    const bad = await agent('/sandbox/cases', 'POST', { contract: 'CT9999999', shortDescription: 'x' });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-careapi-env')).toBe('Sandbox');
+    expect((await agent('/moon/cases', 'GET')).status).toBe(404);
+  });
+});
