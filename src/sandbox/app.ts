@@ -43,16 +43,16 @@ function rateLimiter(perSecond: number, now: () => number) {
   };
 }
 
-/** JSON of list data, kept per array: a page served from the storage's page cache is serialised once. */
-const serializedArrays = new WeakMap<object, string>();
-function serialized(data: unknown): string {
-  if (!Array.isArray(data)) return JSON.stringify(data) ?? 'null';
-  let text = serializedArrays.get(data);
-  if (text === undefined) {
-    text = JSON.stringify(data);
-    serializedArrays.set(data, text);
+/** JSON bytes of list data, kept per array: a page served from the storage's page cache is serialised once. */
+const serializedArrays = new WeakMap<object, Buffer>();
+function serialized(data: unknown): Buffer {
+  if (!Array.isArray(data)) return Buffer.from(JSON.stringify(data) ?? 'null');
+  let bytes = serializedArrays.get(data);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(data));
+    serializedArrays.set(data, bytes);
   }
-  return text;
+  return bytes;
 }
 
 const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow';
@@ -171,10 +171,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         res.writeHead(204, all);
         res.end();
       } else {
-        const meta = JSON.stringify(reply.page ? { requestId, page: reply.page } : { requestId });
-        const text = `{"meta":${meta},"data":${serialized(reply.data)}}`;
-        res.writeHead(reply.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-        res.end(text);
+        // {"meta":...,"data":...} written in three pieces: the data bytes of a cached page are reused as they are
+        const head = Buffer.from(`{"meta":${JSON.stringify(reply.page ? { requestId, page: reply.page } : { requestId })},"data":`);
+        const data = serialized(reply.data);
+        res.writeHead(reply.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': head.length + data.length + 1 });
+        res.write(head);
+        res.write(data);
+        res.end('}');
       }
     } catch (error) {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${url.pathname}: ${(error as Error)?.stack ?? String(error)}`);
