@@ -244,6 +244,14 @@ describe('paginate', () => {
     expect(seen.every((s) => new URL(s.url).searchParams.get('filter[status]') === '10')).toBe(true);
   });
 
+  it('gives each page with its meta.page and environment', async () => {
+    const seenPages: Array<[number, number, string | null]> = [];
+    for await (const page of client().pages('/cases', { params: { query: { page: { size: 3 } } } })) {
+      seenPages.push([page.data.meta.page.number, page.data.data.length, page.environment]);
+    }
+    expect(seenPages).toEqual([[1, 3, 'Sandbox'], [2, 3, 'Sandbox'], [3, 1, 'Sandbox']]);
+  });
+
   it('starts at the page asked for', async () => {
     const ids: string[] = [];
     for await (const item of client().paginate('/cases', { params: { query: { page: { number: 2, size: 3 } } } })) ids.push(item.id);

@@ -4,10 +4,10 @@ import { apiKeyExchange, cachedToken, fixedToken, type ApiKeyCredentials, type T
 import { attachmentForm, dispositionFilename, type AttachmentSource, type UploadOptions } from './attachments.ts';
 import { baseUrlFor, type CareEnvironment } from './base-url.ts';
 import { CareApiError, servedBy } from './errors.ts';
-import { paginate } from './paginate.ts';
+import { pages, paginate } from './paginate.ts';
 import { PlainRequest } from './plain-request.ts';
 import { serializeQuery } from './query.ts';
-import type { InitParam, CareListInit, CareListItem, CareListPath, CareMethod, CarePaths, CareResponse, SuccessData } from './types.ts';
+import type { InitParam, CareListInit, CareListItem, CareListPage, CareListPath, CareMethod, CarePaths, CareResponse, SuccessData } from './types.ts';
 
 export type FetchLike = (request: Request) => Promise<Response>;
 
@@ -53,6 +53,8 @@ export interface CareClient {
   DELETE: CareMethod<'delete'>;
   /** Every item of a list, page after page, as `meta.page` says. */
   paginate<Path extends CareListPath>(path: Path, ...init: InitParam<CareListInit<Path>>): AsyncGenerator<CareListItem<Path>, void, undefined>;
+  /** Each page's response of a list (`data.meta.page`, `environment`), page after page. */
+  pages<Path extends CareListPath>(path: Path, ...init: InitParam<CareListInit<Path>>): AsyncGenerator<CareResponse<CareListPage<Path>>, void, undefined>;
   /** Upload a file to a case as multipart/form-data (part `file`). */
   uploadAttachment(caseId: string, file: AttachmentSource, options?: UploadOptions): Promise<CareResponse<AttachmentRecord>>;
   /** Download an attachment's bytes, or a stream of them. */
@@ -141,6 +143,7 @@ export function createCareClient(options: CareClientOptions): CareClient {
     PATCH: method('patch'),
     DELETE: method('delete'),
     paginate: ((path: string, init?: any) => paginate((pageInit) => call('get', path, pageInit), init)) as CareClient['paginate'],
+    pages: ((path: string, init?: any) => pages((pageInit) => call('get', path, pageInit), init)) as CareClient['pages'],
     async uploadAttachment(caseId, file, uploadOptions) {
       const form = await attachmentForm(file, uploadOptions);
       return call('post', '/cases/{caseId}/attachments', { params: { path: { caseId } }, body: form });

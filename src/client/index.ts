@@ -8,7 +8,7 @@ export type { CareEnvironment } from './base-url.ts';
 export { DEFAULT_AUTH_URL, apiKeyExchange } from './auth.ts';
 export type { ApiKeyCredentials, TokenProvider, TokenResult } from './auth.ts';
 export type { AttachmentSource, UploadOptions } from './attachments.ts';
-export type { CarePaths, CareResponse, CareListPath, CareListItem, SuccessData } from './types.ts';
+export type { CarePaths, CareResponse, CareListPath, CareListItem, CareListPage, SuccessData } from './types.ts';
 export type * from '../../generated/care-filters.ts';
 export {
   verifyWebhook,

@@ -9,26 +9,36 @@ interface PageMeta {
 
 type ListInit = { params?: { query?: { page?: { number?: number; size?: number } } & Record<string, unknown> } & Record<string, unknown> } & Record<string, unknown>;
 
+type PageResponse<Item> = { data: { data: Item[]; meta: { page: PageMeta } } };
+
 /**
- * Yields every item from the requested page on. Stops when a page is empty or `number * size >= totalCount`.
- * The next page number comes from the answer's `meta.page.number`, and must move forward, so a server that keeps
- * answering the same page cannot make this loop forever.
+ * Yields every page's response from the requested page on. Stops after an empty page or when
+ * `number * size >= totalCount`. The next page number comes from the answer's `meta.page.number`, and must move
+ * forward, so a server that keeps answering the same page cannot make this loop forever.
  */
-export async function* paginate<Item>(
-  fetchPage: (init: ListInit) => Promise<{ data: { data: Item[]; meta: { page: PageMeta } } }>,
+export async function* pages<Item, Response extends PageResponse<Item>>(
+  fetchPage: (init: ListInit) => Promise<Response>,
   init: ListInit = {},
-): AsyncGenerator<Item, void, undefined> {
+): AsyncGenerator<Response, void, undefined> {
   const query = init.params?.query ?? {};
   let number = query.page?.number ?? 1;
   for (;;) {
     const pageInit: ListInit = { ...init, params: { ...init.params, query: { ...query, page: { ...query.page, number } } } };
-    const { data: body } = await fetchPage(pageInit);
-    const items = body?.data ?? [];
-    const page = body?.meta?.page;
-    yield* items;
+    const response = await fetchPage(pageInit);
+    yield response;
+    const items = response.data?.data ?? [];
+    const page = response.data?.meta?.page;
     if (items.length === 0 || !page) return;
     if (page.number * page.size >= page.totalCount) return;
     if (!(page.number >= number)) throw new Error(`pagination went backwards: asked page ${number}, got ${page.number}`);
     number = page.number + 1;
   }
+}
+
+/** Every item of every page, in order. */
+export async function* paginate<Item>(
+  fetchPage: (init: ListInit) => Promise<PageResponse<Item>>,
+  init: ListInit = {},
+): AsyncGenerator<Item, void, undefined> {
+  for await (const response of pages(fetchPage, init)) yield* response.data?.data ?? [];
 }

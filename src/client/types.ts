@@ -53,9 +53,11 @@ export type CareMethod<Method extends HttpMethod> = <
 /** Paths of list operations (those with a declared filter). */
 export type CareListPath = keyof CareFiltersByPath & PathsWithMethod<CarePaths, 'get'>;
 
+/** The success body of a list path: `meta.page` and `data`. */
+export type CareListPage<Path extends CareListPath> = SuccessData<CarePaths[Path]['get'], {}>;
+
 /** Item type of a list path's `data`. */
-export type CareListItem<Path extends CareListPath> =
-  SuccessData<CarePaths[Path]['get'], {}> extends { data: Array<infer Item> } ? Item : never;
+export type CareListItem<Path extends CareListPath> = CareListPage<Path> extends { data: Array<infer Item> } ? Item : never;
 
 export type CareListInit<Path extends CareListPath> = MaybeOptionalInit<CarePaths[Path], 'get'>;
 
