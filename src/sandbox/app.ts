@@ -3,45 +3,26 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ajvFor, bundlePath, loadSpec, repoRoot, specFromDocument } from '../spec/index.ts';
+import { join } from 'node:path';
+import { repoRoot } from '../spec/index.ts';
 import type { Environment } from '../spec/types.ts';
 import { handleAgent } from './agent.ts';
-import { OAuthError, createAuth } from './auth.ts';
+import { createAuth } from './auth.ts';
 import type { Ctx, Services } from './context.ts';
 import { createDispatcher } from './dispatcher.ts';
 import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
-import { ApiError, envHeader, newRequestId, sendError, sendJson } from './http/envelope.ts';
+import { handleToken } from './http/token.ts';
+import { ApiError, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';
 import type { DemoCredentials } from './seed.ts';
 import { serveStatic } from './static.ts';
 import { openSqliteStorage } from './store/sqlite.ts';
-import { prepareAjv, validateBody } from './validate.ts';
-
-/**
- * A token bucket per API key: `perSecond` requests a second, bursts up to the same number. Answers 0 when the request
- * may go, else the whole seconds to wait (for Retry-After).
- */
-function rateLimiter(perSecond: number, now: () => number) {
-  const buckets = new Map<string, { tokens: number; at: number }>();
-  return (key: string): number => {
-    const t = now();
-    const bucket = buckets.get(key) ?? { tokens: perSecond, at: t };
-    bucket.tokens = Math.min(perSecond, bucket.tokens + ((t - bucket.at) / 1000) * perSecond);
-    bucket.at = t;
-    buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
-  };
-}
+import { rateLimiter } from './rate-limit.ts';
+import { sandboxSpec } from './spec-cache.ts';
+import { validateBody } from './validate.ts';
 
 /** JSON bytes of list data, kept per array: a page served from the storage's page cache is serialised once. */
 const serializedArrays = new WeakMap<object, Buffer>();
@@ -86,30 +67,6 @@ export interface Sandbox {
   svc: Services;
   demo: DemoCredentials;
   close(): Promise<void>;
-}
-
-/**
- * The bundle's spec, with its own ajv so the sandbox's e-mail format (D-08) stays its own. The parsed document is
- * cached as JSON under .care/ by content hash: parsing the YAML is the largest part of a cold start.
- */
-function sandboxSpec(bundle = bundlePath()) {
-  const text = readFileSync(bundle, 'utf8');
-  const cacheFile = join(repoRoot, '.care', 'bundle-cache', `${createHash('sha256').update(text).digest('hex').slice(0, 32)}.json`);
-  let document: unknown;
-  try {
-    document = JSON.parse(readFileSync(cacheFile, 'utf8'));
-  } catch {
-    document = loadSpec(bundle).document;
-    try {
-      mkdirSync(dirname(cacheFile), { recursive: true });
-      writeFileSync(cacheFile, JSON.stringify(document));
-    } catch {
-      // a read-only checkout: no cache, same result
-    }
-  }
-  const spec = specFromDocument(document);
-  prepareAjv(spec, ajvFor(spec));
-  return spec;
 }
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -188,38 +145,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
   }
 
-  async function handleToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
-    try {
-      if (req.method !== 'POST') throw new OAuthError(405, 'invalid_request', 'use POST');
-      const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      let form: Record<string, unknown>;
-      if (type === 'application/json') {
-        const json = await readJson(req).catch(() => undefined);
-        form = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
-      } else {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of req) {
-          size += chunk.length;
-          if (size <= 64 * 1024) chunks.push(chunk);
-        }
-        form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      }
-      // HTTP Basic client authentication is the other way RFC 6749 allows to send the client credentials.
-      const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
-      if (basic && !form.client_id) {
-        const [id, secret] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
-        form = { ...form, client_id: decodeURIComponent(id ?? ''), client_secret: decodeURIComponent(secret ?? '') };
-      }
-      sendJson(res, 200, await svc.auth.exchange(form), noStore);
-    } catch (error) {
-      if (!(error instanceof OAuthError)) log(`[care-sandbox] token: ${(error as Error)?.stack}`);
-      const e = error instanceof OAuthError ? error : new OAuthError(500, 'server_error', 'unexpected failure');
-      sendJson(res, e.status, { error: e.error, error_description: e.description }, { ...noStore, ...(e.status === 401 ? { 'WWW-Authenticate': 'Basic realm="care-auth"' } : {}) });
-    }
-  }
-
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const requestId = newRequestId();
@@ -244,7 +169,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
     }
     let work: Promise<void>;
-    if (path === '/auth/v2/oauth/token') work = handleToken(req, res);
+    if (path === '/auth/v2/oauth/token') work = handleToken(svc.auth, req, res, log);
     else if (path === '/_agent' || path.startsWith('/_agent/')) work = handleAgent(svc, req, res, url, requestId, options.agentToken);
     else if (environmentOf(path)) work = handleApi(req, res, url, requestId);
     else if (path === '/' && req.method === 'GET') {

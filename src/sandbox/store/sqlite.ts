@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ListQuery } from '../../grammar/types.ts';
-import type { CareSpec, Environment, ValueType } from '../../spec/types.ts';
+import type { CareSpec, ValueType } from '../../spec/types.ts';
 import { compileLike, compileRegex } from '../../grammar/regex.ts';
 import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';

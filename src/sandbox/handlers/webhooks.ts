@@ -1,0 +1,101 @@
+// Webhook subscriptions (seed section 6; D-16, D-32): patterns, authorization masked in answers, signing secret once.
+import { randomBytes } from 'node:crypto';
+import { controlledContracts } from '../access.ts';
+import { after, iso } from '../context.ts';
+import type { Ctx, Handler, Reply } from '../context.ts';
+import { patternMatches } from '../events.ts';
+import { forbidden, notFound } from '../http/envelope.ts';
+import type { Problem } from '../http/envelope.ts';
+import type { Stored } from '../store/types.ts';
+import { listReply, readListQuery, throwIfProblems } from './common.ts';
+
+const MASK = '********';
+
+/** A subscription as answered: secrets of `authorization` masked (D-16). */
+export function presentWebhook(record: Record<string, any>): Record<string, any> {
+  const mask = (scheme: any) => {
+    if (!scheme || typeof scheme !== 'object') return scheme;
+    if (scheme.type === 'basic') return { ...scheme, password: MASK };
+    if (scheme.type === 'bearer') return { ...scheme, token: MASK };
+    if (scheme.type === 'header') return { ...scheme, value: MASK };
+    return scheme;
+  };
+  const authorization = Array.isArray(record.authorization) ? record.authorization.map(mask) : mask(record.authorization ?? null);
+  return { ...record, authorization };
+}
+
+function ownWebhook(ctx: Ctx): Stored {
+  const stored = ctx.svc.store.get('webhooks', ctx.env, ctx.params.webhookId);
+  if (!stored || stored.internal.account !== ctx.account.id) throw notFound(`path.webhookId: webhook ${ctx.params.webhookId} not found`);
+  return stored;
+}
+
+/** URL scheme (D-32), exact contract ids controlled (403), event-type patterns that match something (400). */
+function checkWebhookBody(ctx: Ctx, body: Record<string, any>): void {
+  const problems: Array<Problem | null> = [];
+  if (typeof body.url === 'string') {
+    let protocol = '';
+    try {
+      protocol = new URL(body.url).protocol;
+    } catch {
+      problems.push({ detail: 'body.url: Input should be a valid URL', code: 'url_parsing' });
+    }
+    const allowed = ctx.env === 'production' ? ['https:'] : ['https:', 'http:'];
+    if (protocol && !allowed.includes(protocol)) {
+      problems.push({ detail: `body.url: URL scheme should be ${allowed.map((p) => `'${p.slice(0, -1)}'`).join(' or ')}`, code: 'url_scheme' });
+    }
+  }
+  if (Array.isArray(body.eventTypes)) {
+    const types: string[] = ctx.svc.spec.resolve('#/components/schemas/EventType').enum;
+    body.eventTypes.forEach((pattern: string, i: number) => {
+      if (!types.some((t) => patternMatches(pattern, t))) problems.push({ detail: `body.eventTypes.${i}: '${pattern}' matches no event type`, code: 'value_error' });
+    });
+  }
+  throwIfProblems(problems);
+  if (Array.isArray(body.contracts)) {
+    const controlled = new Set(controlledContracts(ctx.svc.store, ctx.env, ctx.account));
+    body.contracts.forEach((pattern: string, i: number) => {
+      if (!pattern.includes('*') && !controlled.has(pattern)) throw forbidden(`body.contracts.${i}: contract ${pattern} is not accessible to this account`);
+    });
+  }
+}
+
+export const webhookHandlers: Record<string, Handler> = {
+  listWebhooks(ctx) {
+    return listReply(ctx, 'webhooks', { by: 'account', values: [ctx.account.id] }, readListQuery(ctx), presentWebhook);
+  },
+  async createWebhook(ctx) {
+    const body = await ctx.body();
+    checkWebhookBody(ctx, body);
+    const now = iso(ctx.svc.now());
+    const record = {
+      id: ctx.svc.store.nextId('WH', 1),
+      url: body.url,
+      contracts: body.contracts ?? ['*'],
+      eventTypes: body.eventTypes ?? ['*'],
+      authorization: body.authorization ?? null,
+      enabled: body.enabled ?? true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const signingSecret = 'whsec_' + randomBytes(24).toString('base64');
+    ctx.svc.store.insert('webhooks', ctx.env, record, { account: ctx.account.id, signingSecret });
+    return { status: 201, data: { ...presentWebhook(record), signingSecret }, headers: { Location: `/webhooks/${record.id}` } };
+  },
+  getWebhook(ctx) {
+    return { status: 200, data: presentWebhook(ownWebhook(ctx).record) };
+  },
+  async updateWebhook(ctx) {
+    const stored = ownWebhook(ctx);
+    const body = await ctx.body();
+    checkWebhookBody(ctx, body);
+    const changes = { ...body, updatedAt: after(stored.record.updatedAt, ctx.svc.now()) };
+    ctx.svc.store.update('webhooks', ctx.env, stored.record.id, changes);
+    return { status: 200, data: presentWebhook({ ...stored.record, ...changes }) };
+  },
+  deleteWebhook(ctx): Reply {
+    const stored = ownWebhook(ctx);
+    ctx.svc.store.remove('webhooks', ctx.env, stored.record.id);
+    return { status: 204 };
+  },
+};

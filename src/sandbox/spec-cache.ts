@@ -1,0 +1,31 @@
+// The description as the sandbox reads it: the bundle, parsed once and cached as JSON by content hash.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ajvFor, bundlePath, loadSpec, repoRoot, specFromDocument } from '../spec/index.ts';
+import type { CareSpec } from '../spec/types.ts';
+import { prepareAjv } from './validate.ts';
+
+/**
+ * The bundle's spec, with its own ajv so the sandbox's e-mail format (D-08) stays its own. The parsed document is
+ * cached as JSON under .care/ by content hash: parsing the YAML is the largest part of a cold start.
+ */
+export function sandboxSpec(bundle = bundlePath()): CareSpec {
+  const text = readFileSync(bundle, 'utf8');
+  const cacheFile = join(repoRoot, '.care', 'bundle-cache', `${createHash('sha256').update(text).digest('hex').slice(0, 32)}.json`);
+  let document: unknown;
+  try {
+    document = JSON.parse(readFileSync(cacheFile, 'utf8'));
+  } catch {
+    document = loadSpec(bundle).document;
+    try {
+      mkdirSync(dirname(cacheFile), { recursive: true });
+      writeFileSync(cacheFile, JSON.stringify(document));
+    } catch {
+      // a read-only checkout: no cache, same result
+    }
+  }
+  const spec = specFromDocument(document);
+  prepareAjv(spec, ajvFor(spec));
+  return spec;
+}
