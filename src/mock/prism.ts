@@ -39,13 +39,28 @@ function track(child: ChildProcess): void {
   }
 }
 
+type PrismOptions = { document: string; port?: number; host?: string; startTimeoutMs?: number };
+
 /**
  * Runs `prism mock <document>` and resolves once Prism prints that it listens (no polling). Rejects with Prism's
- * output if it exits first or does not start within `startTimeoutMs`.
+ * output if it exits first or does not start within `startTimeoutMs`. With no port given, a port another process
+ * took between our check and Prism's bind is retried on a new free port (three attempts at most).
  */
-export async function startPrism(options: { document: string; port?: number; host?: string; startTimeoutMs?: number }): Promise<PrismProcess> {
+export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port || (await freePort(host));
+  if (options.port) return launch(options, host, options.port);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch(options, host, await freePort(host));
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof EarlyExit)) throw error;
+    }
+  }
+}
+
+class EarlyExit extends Error {}
+
+async function launch(options: PrismOptions, host: string, port: number): Promise<PrismProcess> {
   const bin = resolve(repoRoot, 'node_modules/.bin/prism');
   const child = spawn(bin, ['mock', '-h', host, '-p', String(port), '-v', 'info', options.document], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,7 +80,7 @@ export async function startPrism(options: { document: string; port?: number; hos
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      fail(new Error(`Prism exited with ${code} before listening:\n${output}`));
+      fail(new EarlyExit(`Prism exited with ${code} before listening on ${host}:${port}:\n${output}`));
     });
   }).catch((error: unknown) => {
     child.kill();
