@@ -303,6 +303,11 @@ describe('errors', () => {
     expect(error.errors[0].code).toBe('rate_limited');
   });
 
+  it('refuses an empty in list before sending anything', async () => {
+    await expect(client().GET('/cases', { params: { query: { filter: { priority: { in: [] } } } } })).rejects.toThrow(/at least one value/);
+    expect(seen).toHaveLength(0);
+  });
+
   it('passes an AbortSignal through to fetch', async () => {
     const aborted = client().GET('/cases/{caseId}', { params: { path: { caseId: 'CS0010042' } }, signal: AbortSignal.abort() });
     await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });

@@ -51,8 +51,8 @@ export function generateFilterTypes(spec: CareSpec): string {
   const out: string[] = [HEADER];
   out.push(`/** A datetime as the coercion table accepts it: an ISO 8601 string (date or date-time), a Date, or Unix time. */
 export type CareDateTime = \`\${number}-\${number}-\${number}\${string}\` | Date | number;
-/** One or more values (\`in\`, \`notIn\`). */
-export type FilterList<V> = readonly [V, ...V[]];
+/** One or more values (\`in\`, \`notIn\`). Any array, so lists built at run time fit; an empty one is refused when sent. */
+export type FilterList<V> = readonly V[];
 /** Exactly two values, the inclusive bounds (\`between\`, \`notBetween\`). */
 export type FilterPair<V> = readonly [V, V];
 
