@@ -129,6 +129,13 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   for (const index of INDEXES) db.exec(index);
   createCaseCounts(db);
 
+  // Everything but attachment bytes, which only attachmentContent() reads.
+  const recordColumns = {} as Record<Resource, string>;
+  for (const resource of Object.keys(RESOURCE_SCHEMAS) as Resource[]) {
+    const internal = Object.keys(INTERNAL_COLUMNS[resource]).filter((key) => key !== 'content').map(snake);
+    recordColumns[resource] = [...columns[resource].map((c) => `"${c.column}"`), ...internal].join(', ');
+  }
+
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
@@ -199,7 +206,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       bump(resource);
     },
     get(resource, env, id) {
-      const row = prepare(`SELECT * FROM ${resource} WHERE env = ? AND id = ?`).get(env, id);
+      const row = prepare(`SELECT ${recordColumns[resource]} FROM ${resource} WHERE env = ? AND id = ?`).get(env, id);
       return row ? rowToStored(resource, row) : undefined;
     },
     update(resource, env, id, changes, internal = {}) {
@@ -225,7 +232,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     },
     findAll(resource, env, scope) {
       const s = scopeSql(scope);
-      return prepare(`SELECT * FROM ${resource} WHERE env = ? AND ${s.sql} ORDER BY seq`).all(env, ...s.params).map((row) => rowToStored(resource, row));
+      return prepare(`SELECT ${recordColumns[resource]} FROM ${resource} WHERE env = ? AND ${s.sql} ORDER BY seq`).all(env, ...s.params).map((row) => rowToStored(resource, row));
     },
     list(resource, env, scope, query: ListQuery, _types: Record<string, ValueType>): ListResult {
       const s = scopeSql(scope);
