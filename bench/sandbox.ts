@@ -27,7 +27,16 @@ const sizes = values.sizes!.split(',').map(Number);
 const seconds = Number(values.seconds);
 mkdirSync(values.dir!, { recursive: true });
 const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+// On any exit, end what was started: detached children (the mock) as a whole process group.
+process.on('exit', () =>
+  children.forEach((c) => {
+    try {
+      process.kill(-c.pid!, 'SIGKILL');
+    } catch {
+      c.kill('SIGKILL');
+    }
+  }),
+);
 
 const LIST = '/cases?page[size]=50&filter[status]=10&sort=-createdAt';
 const CONTAINS = '/cases?page[size]=50&filter[shortDescription][contains]=VPN&sort=-createdAt';
