@@ -735,12 +735,12 @@ export interface components {
             size: number;
             /**
              * @description Items in this page; 0 for a page past the end.
-             * @example 2
+             * @example 1
              */
             count: number;
             /**
              * @description Items across all pages that match the filters.
-             * @example 2
+             * @example 1
              */
             totalCount: number;
         };
@@ -774,7 +774,7 @@ export interface components {
             label: string;
             /**
              * @description The first characters of the secret, to recognise it without revealing it.
-             * @example ck_live_3f9a
+             * @example ck_3f9a
              */
             readonly prefix: string;
             /**
@@ -890,7 +890,7 @@ export interface components {
         ApiKeyWithSecret: components["schemas"]["ApiKey"] & {
             /**
              * @description The secret, to exchange for a token at the authentication service (decision D-13). Store it now.
-             * @example ck_live_3f9a6c1e0b8d4f27a95e1c3b7d2f4a60
+             * @example ck_3f9a6c1e0b8d4f27a95e1c3b7d2f4a60
              */
             readonly secret: string;
         };
@@ -1286,7 +1286,7 @@ export interface components {
              * @default false
              * @example false
              */
-            partnerComment: boolean;
+            partnerComment?: boolean;
         };
         /**
          * CommentResponse
@@ -1325,22 +1325,22 @@ export interface components {
             readonly case: string;
             /**
              * @description File name given at upload.
-             * @example error-49.png
+             * @example printer-error.log
              */
             fileName: string;
             /**
              * @description Media type given at upload (`application/octet-stream` when none was given).
-             * @example image/png
+             * @example text/plain
              */
             contentType: string;
             /**
              * @description Size of the content in bytes.
-             * @example 48213
+             * @example 46
              */
             size: number;
             /**
              * @description SHA-256 of the content, lowercase hex, to check a download (decision D-10).
-             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             * @example 6cd2f5af70c2e4c478ece57308817c11d3608c1862af8a150ef3e7bcfa3721ca
              */
             sha256: string;
             /**
@@ -1411,6 +1411,21 @@ export interface components {
          * Contract
          * @description The relationship between the calling account and one customer whose resources it may access (seed section 1).
          *     A customer account normally has one; a partner account has one per customer (decision D-11).
+         * @example {
+         *       "id": "CT0000101",
+         *       "name": "Acme Retail workplace support",
+         *       "customer": {
+         *         "id": "ORG0000010",
+         *         "name": "Acme Retail B.V."
+         *       },
+         *       "partner": {
+         *         "id": "ORG0000020",
+         *         "name": "Northwind Services Ltd"
+         *       },
+         *       "externalReference": "PO-2026-0815",
+         *       "createdAt": "2026-01-15T00:00:00.000Z",
+         *       "updatedAt": "2026-06-01T10:00:00.000Z"
+         *     }
          */
         Contract: {
             /**
@@ -1592,6 +1607,14 @@ export interface components {
                  * @constant
                  */
                 eventType: "case.updated";
+                /**
+                 * @description The names of the case fields that changed (seed section 6).
+                 * @example [
+                 *       "status",
+                 *       "priority"
+                 *     ]
+                 */
+                updated: string[];
             };
             data: components["schemas"]["Case"];
         };
@@ -1633,6 +1656,45 @@ export interface components {
         /**
          * Event
          * @description An entry of the event log, one event with the payload that was (or would be) delivered (decision D-19).
+         * @example {
+         *       "id": "EV0050001",
+         *       "type": "case.updated",
+         *       "case": "CS0010042",
+         *       "contract": "CT0000101",
+         *       "createdAt": "2026-11-03T14:02:11.000Z",
+         *       "payload": {
+         *         "meta": {
+         *           "eventId": "EV0050001",
+         *           "eventType": "case.updated",
+         *           "occurredAt": "2026-11-03T14:02:11.000Z",
+         *           "environment": "Production",
+         *           "contract": "CT0000101",
+         *           "caseId": "CS0010042",
+         *           "triggered": false,
+         *           "updated": [
+         *             "status",
+         *             "priority"
+         *           ]
+         *         },
+         *         "data": {
+         *           "id": "CS0010042",
+         *           "contract": "CT0000101",
+         *           "shortDescription": "Printer on floor 3 does not print",
+         *           "description": "The HP LaserJet in room 3.14 shows error 49.4C02 after every restart.",
+         *           "status": 10,
+         *           "priority": 2,
+         *           "contact": "ana.silva@customer.example",
+         *           "watchList": [
+         *             "ana.silva@customer.example",
+         *             "jonas.berg@partner.example"
+         *           ],
+         *           "incident": "INC0031337",
+         *           "createdAt": "2026-11-02T08:15:30.000Z",
+         *           "created": "2026-11-02T08:15:30.000Z",
+         *           "updatedAt": "2026-11-03T14:02:11.000Z"
+         *         }
+         *       }
+         *     }
          */
         Event: {
             /**
@@ -1809,6 +1871,21 @@ export interface components {
              *     ]
              */
             eventTypes: string[];
+            /**
+             * @description The authorization applied to deliveries, its secrets shown as `********` (decision D-16).
+             * @example [
+             *       {
+             *         "type": "basic",
+             *         "username": "care-events",
+             *         "password": "********"
+             *       },
+             *       {
+             *         "type": "header",
+             *         "name": "X-Receiver-Key",
+             *         "value": "********"
+             *       }
+             *     ]
+             */
             authorization: components["schemas"]["WebhookAuthorization"];
             /**
              * @description Whether deliveries are made. Set to `false` by the service when the receiver answers 410 Gone; set it back with
@@ -1870,7 +1947,7 @@ export interface components {
              * @default true
              * @example true
              */
-            enabled: boolean;
+            enabled?: boolean;
         };
         /**
          * WebhookWithSecret
@@ -2995,12 +3072,12 @@ export interface operations {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
                     /**
                      * @description `attachment; filename="<fileName>"` (RFC 6266).
-                     * @example attachment; filename="error-49.png"
+                     * @example attachment; filename="printer-error.log"
                      */
                     "Content-Disposition"?: string;
                     /**
                      * @description Size of the content in bytes.
-                     * @example 48213
+                     * @example 46
                      */
                     "Content-Length"?: number;
                     [name: string]: unknown;

@@ -85,8 +85,8 @@ describe('client types', () => {
   it('discriminate webhook deliveries on the event type', () => {
     const handle = (delivery: CareWebhookDelivery) => {
       if (delivery.eventType === 'case.updated') {
-        // `updated` is required by the allOf in CaseUpdatedEvent, but openapi-typescript keeps the optional of EventMeta.
-        expectTypeOf(delivery.payload.meta.updated).toEqualTypeOf<string[] | undefined>();
+        // `updated` is declared and required in CaseUpdatedEvent's allOf, so it is never undefined here.
+        expectTypeOf(delivery.payload.meta.updated).toEqualTypeOf<string[]>();
         return delivery.payload.data.id;
       }
       if (delivery.eventType === 'case.comment.created') {
