@@ -171,8 +171,9 @@ export class Fixtures {
     return r.items[0].id;
   }
 
-  /** Path parameters for any operation, from the fixtures above. */
-  async pathParams(names: string[]): Promise<Record<string, string>> {
+  /** The path parameters `operationId` declares, filled from the fixtures above. */
+  async pathParams(operationId: string): Promise<Record<string, string>> {
+    const names = this.ctx.spec.operation(operationId).parameters.filter((p) => p.in === 'path').map((p) => p.name);
     const params: Record<string, string> = {};
     for (const name of names) {
       switch (name) {

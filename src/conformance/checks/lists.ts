@@ -5,11 +5,6 @@ export function listOperations(ctx: Context): string[] {
   return ctx.operations().filter((op) => op.list && op.method === 'get').map((op) => op.operationId);
 }
 
-export async function listParams(ctx: Context, operationId: string): Promise<Record<string, string>> {
-  const op = ctx.spec.operation(operationId);
-  return ctx.fixtures.pathParams(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
-}
-
 /** Make sure the fixture data exists before a list is judged (so lists are not trivially empty). */
 export async function withData(ctx: Context, operationId: string): Promise<Record<string, string>> {
   if (ctx.canWrite) {
@@ -20,5 +15,5 @@ export async function withData(ctx: Context, operationId: string): Promise<Recor
     if (operationId === 'listApiKeys') await ctx.fixtures.keyId();
     if (operationId === 'listEvents' && ctx.environment === 'sandbox') await ctx.fixtures.eventId();
   }
-  return listParams(ctx, operationId);
+  return ctx.fixtures.pathParams(operationId);
 }

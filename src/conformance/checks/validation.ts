@@ -34,10 +34,6 @@ async function validBody(ctx: Context, operationId: string): Promise<Record<stri
   }
 }
 
-async function pathOf(ctx: Context, operationId: string) {
-  return ctx.fixtures.pathParams(ctx.spec.operation(operationId).parameters.filter((p) => p.in === 'path').map((p) => p.name));
-}
-
 const detailsOf = (errors: any[]) => errors.map((e) => e.detail as string).sort();
 
 export const validationChecks: Check[] = [
@@ -50,7 +46,7 @@ export const validationChecks: Check[] = [
     cases: (ctx) => requiring(ctx).map((op) => op.operationId),
     async run(ctx, op) {
       const required = requiredOf(ctx, op!);
-      const params = await pathOf(ctx, op!);
+      const params = await ctx.fixtures.pathParams(op!);
       const none = await ctx.call(ctx.customer, op!, params, { json: {} });
       const errors = expectErrors(none, 400, `${op} with {}`, required.length);
       const want = required.map((f) => `body.${f}: Field required`).sort();
