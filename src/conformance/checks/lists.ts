@@ -1,4 +1,5 @@
 // Shared by the list areas: which list operations to exercise, with the path parameters they need.
+import { expect, expectErrors } from '../check.ts';
 import type { Context } from '../context.ts';
 
 export function listOperations(ctx: Context): string[] {
@@ -16,4 +17,13 @@ export async function withData(ctx: Context, operationId: string): Promise<Recor
     if (operationId === 'listEvents' && ctx.environment === 'sandbox') await ctx.fixtures.eventId();
   }
   return ctx.fixtures.pathParams(operationId);
+}
+
+/** Each query on its own is refused: 400 with exactly one error object, whose detail starts with `location`. */
+export async function expectEachRefused(ctx: Context, operationId: string, params: Record<string, string>, queries: string[], location: string): Promise<void> {
+  for (const q of queries) {
+    const x = await ctx.call(ctx.customer, operationId, params, { query: q });
+    const [e] = expectErrors(x, 400, `${operationId}?${q}`, 1);
+    expect(e.detail.startsWith(location), `${operationId}?${q}: the error detail should start with ${location}, got "${e.detail}"`, x);
+  }
 }
