@@ -20,20 +20,24 @@ export interface ApiKeyCredentials {
 const EXPIRY_MARGIN_MS = 30_000;
 
 export interface TokenSource {
-  /** A valid token, fetched or refreshed if needed. Concurrent callers share one refresh. */
-  get(): Promise<string>;
+  /**
+   * The Authorization value (`Bearer <token>`) of a valid token: synchronously while the cached one is unexpired (no
+   * promise, no new string per request), else once it has been fetched or refreshed. Concurrent callers share one refresh.
+   */
+  authorization(): string | Promise<string>;
   /** Forget the cached token (after a 401); returns false when there is nothing to refresh (a fixed token). */
   invalidate(): boolean;
 }
 
 export function fixedToken(token: string): TokenSource {
   if (!token) throw new TypeError('token must be a non-empty string');
-  const ready = Promise.resolve(token);
-  return { get: () => ready, invalidate: () => false };
+  const authorization = `Bearer ${token}`;
+  return { authorization: () => authorization, invalidate: () => false };
 }
 
 export function cachedToken(provider: TokenProvider, now: () => number = Date.now): TokenSource {
-  let current: { token: string; expiresAt: number } | undefined;
+  // The header value is built once per token; `renewAt` already holds the safety margin.
+  let current: { authorization: string; renewAt: number } | undefined;
   let pending: Promise<string> | undefined;
   const refresh = async (): Promise<string> => {
     try {
@@ -41,15 +45,15 @@ export function cachedToken(provider: TokenProvider, now: () => number = Date.no
       const token = typeof result === 'string' ? result : result?.token;
       if (!token) throw new TypeError('the token provider returned no token');
       const expiresAt = typeof result === 'string' || result.expiresAt === undefined ? jwtExpiry(token) : +result.expiresAt;
-      current = { token, expiresAt };
-      return token;
+      current = { authorization: `Bearer ${token}`, renewAt: expiresAt - EXPIRY_MARGIN_MS };
+      return current.authorization;
     } finally {
       pending = undefined;
     }
   };
   return {
-    get() {
-      if (current && now() < current.expiresAt - EXPIRY_MARGIN_MS) return Promise.resolve(current.token);
+    authorization() {
+      if (current && now() < current.renewAt) return current.authorization;
       return (pending ??= refresh());
     },
     invalidate() {

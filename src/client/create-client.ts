@@ -7,6 +7,7 @@ import { CareApiError, servedBy } from './errors.ts';
 import { pages, paginate } from './paginate.ts';
 import { PlainRequest } from './plain-request.ts';
 import { serializeQuery } from './query.ts';
+import { sendShort, takesShortPath, type ShortPathContext } from './short-path.ts';
 import type { InitParam, CareListInit, CareListItem, CareListPage, CareListPath, CareMethod, CarePaths, CareResponse, SuccessData } from './types.ts';
 
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -76,17 +77,19 @@ function tokenSourceFrom(options: CareClientOptions, fetchImpl: FetchLike): Toke
 }
 
 type Send = (request: PlainRequest) => Promise<Response>;
+type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** fetch with the bearer token set, and one retry with a fresh token when the service answers 401. */
 function authenticatedFetch(tokens: TokenSource | undefined, send: Send): Send {
   if (!tokens) return send;
   return async (request) => {
-    request.headers.set('authorization', `Bearer ${await tokens.get()}`);
+    const authorization = tokens.authorization();
+    request.headers.set('authorization', typeof authorization === 'string' ? authorization : await authorization);
     const response = await send(request);
     if (response.status !== 401 || !tokens.invalidate()) return response;
     await response.body?.cancel();
     // The body is a string, FormData or Blob (openapi-fetch serialized it): it can be sent again as is.
-    request.headers.set('authorization', `Bearer ${await tokens.get()}`);
+    request.headers.set('authorization', await tokens.authorization());
     return send(request);
   };
 }
@@ -95,13 +98,13 @@ function authenticatedFetch(tokens: TokenSource | undefined, send: Send): Send {
 function authenticatedRequestFetch(tokens: TokenSource | undefined, fetchImpl: FetchLike): FetchLike {
   if (!tokens) return fetchImpl;
   return async (request) => {
-    request.headers.set('authorization', `Bearer ${await tokens.get()}`);
+    request.headers.set('authorization', await tokens.authorization());
     const spare = request.body ? request.clone() : undefined;
     const response = await fetchImpl(request);
     if (response.status !== 401 || !tokens.invalidate()) return response;
     await response.body?.cancel();
     const again = spare ?? new Request(request);
-    again.headers.set('authorization', `Bearer ${await tokens.get()}`);
+    again.headers.set('authorization', await tokens.authorization());
     return fetchImpl(again);
   };
 }
@@ -115,10 +118,13 @@ export function createCareClient(options: CareClientOptions): CareClient {
     : (request) => globalThis.fetch(request.url, request.init);
   const tokens = tokenSourceFrom(options, fetchImpl);
   const clientOptions = { baseUrl, querySerializer: serializeQuery, headers: options.headers };
+  const sendAuthenticated = authenticatedFetch(tokens, send);
+  // Requests with a body (and anything unusual in the init) go through openapi-fetch; the rest take the short path.
+  const shortPath: ShortPathContext = { ...clientOptions, send: sendAuthenticated };
   const core = createClient<CarePaths>({
     ...clientOptions,
     Request: PlainRequest as unknown as typeof Request,
-    fetch: authenticatedFetch(tokens, send) as unknown as FetchLike,
+    fetch: sendAuthenticated as unknown as FetchLike,
   });
   let raw: Client<CarePaths> | undefined;
   const rawClient = () =>
@@ -127,30 +133,30 @@ export function createCareClient(options: CareClientOptions): CareClient {
       fetch: authenticatedRequestFetch(tokens, fetchImpl),
     }));
 
-  const call = async (method: string, url: string, init: any): Promise<CareResponse<any>> => {
-    const { data, error, response } = await (core.request as any)(method, url, init);
+  const call = async (verb: Verb, url: string, init: any): Promise<CareResponse<any>> => {
+    const { data, error, response } = await (takesShortPath(init) ? sendShort(verb, url, init, shortPath) : (core[verb] as any)(url, init));
     if (!response.ok) throw new CareApiError(response, error);
     return { data, response, environment: servedBy(response) };
   };
-  const method = (name: string) => ((url: string, init?: unknown) => call(name, url, init)) as any;
+  const method = (verb: Verb) => ((url: string, init?: unknown) => call(verb, url, init)) as any;
 
   const client: CareClient = {
     environment: options.environment,
     baseUrl,
-    GET: method('get'),
-    POST: method('post'),
-    PUT: method('put'),
-    PATCH: method('patch'),
-    DELETE: method('delete'),
-    paginate: ((path: string, init?: any) => paginate((pageInit) => call('get', path, pageInit), init)) as CareClient['paginate'],
-    pages: ((path: string, init?: any) => pages((pageInit) => call('get', path, pageInit), init)) as CareClient['pages'],
+    GET: method('GET'),
+    POST: method('POST'),
+    PUT: method('PUT'),
+    PATCH: method('PATCH'),
+    DELETE: method('DELETE'),
+    paginate: ((path: string, init?: any) => paginate((pageInit) => call('GET', path, pageInit), init)) as CareClient['paginate'],
+    pages: ((path: string, init?: any) => pages((pageInit) => call('GET', path, pageInit), init)) as CareClient['pages'],
     async uploadAttachment(caseId, file, uploadOptions) {
       const form = await attachmentForm(file, uploadOptions);
-      return call('post', '/cases/{caseId}/attachments', { params: { path: { caseId } }, body: form });
+      return call('POST', '/cases/{caseId}/attachments', { params: { path: { caseId } }, body: form });
     },
     async downloadAttachment(caseId: string, attachmentId: string, downloadOptions?: { as?: 'bytes' | 'stream' }) {
       const asStream = downloadOptions?.as === 'stream';
-      const { data, response, environment } = await call('get', '/cases/{caseId}/attachments/{attachmentId}/download', {
+      const { data, response, environment } = await call('GET', '/cases/{caseId}/attachments/{attachmentId}/download', {
         params: { path: { caseId, attachmentId } },
         parseAs: asStream ? 'stream' : 'arrayBuffer',
       });

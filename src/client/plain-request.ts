@@ -13,7 +13,9 @@ export class PlainRequest {
     this.url = input;
     this.method = (init.method ?? 'GET').toUpperCase();
     this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
-    this.init = { ...init, headers: this.headers };
+    // openapi-fetch builds a new init for every request, so it is kept as is rather than copied.
+    init.headers = this.headers;
+    this.init = init as RequestInit & { headers: Headers };
   }
 
   get body(): RequestInit['body'] {

@@ -1,7 +1,8 @@
 // serializeListQuery / careQuerySerializer: the client side of the grammar. Brackets stay literal (as the seed
 // writes them), values are percent-encoded, list separators stay literal commas.
+// It runs on every request the client sends (bench/client-overhead.ts), so it is written to allocate little: no
+// per-call closures or regexes, keys walked with `for...in` over own properties, one value lists without arrays.
 import type { Arity } from '../spec/types.ts';
-import { joinList } from './list-values.ts';
 import type { FilterInput, SortKey } from './types.ts';
 
 /** Arity of each operator, from the description (`spec.operators`); without it, see `fallbackArity`. */
@@ -16,22 +17,67 @@ export interface ListQueryInput {
 
 /** A value as it is written in a query string, before percent-encoding. */
 export function formatValue(value: unknown): string {
-  if (value instanceof Date) return value.toISOString();
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return value.toISOString();
   throw new TypeError(`Cannot write ${Object.prototype.toString.call(value)} as a query value`);
 }
 
 const encode = encodeURIComponent;
+const hasOwn = Object.prototype.hasOwnProperty;
 
 function isOperatorObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
 }
 
-/** `[1, 'a,b']` -> `1,a%5C%2Cb`: each value escaped (D-23) then encoded; the separating commas stay literal. */
-function encodeList(values: readonly unknown[], where: string): string {
-  if (values.length === 0) throw new TypeError(`${where} needs at least one value`);
-  return values.map((value) => encode(joinList([formatValue(value)]))).join(',');
+/** One list value, escaped (D-23: `\,` and `\\`, as `joinList` does) then percent-encoded. */
+function encodeListValue(value: unknown): string {
+  const text = formatValue(value);
+  if (text.indexOf(',') === -1 && text.indexOf('\\') === -1) return encode(text);
+  return encode(text.replace(/[\\,]/g, '\\$&'));
+}
+
+/** `[1, 'a,b']` -> `1,a%5C%2Cb`: each value escaped then encoded; the separating commas stay literal. */
+function encodeList(values: readonly unknown[], field: string, operator: string): string {
+  if (values.length === 0) throw new TypeError(`filter[${field}][${operator}] needs at least one value`);
+  let out = encodeListValue(values[0]);
+  for (let i = 1; i < values.length; i++) out += ',' + encodeListValue(values[i]);
+  return out;
+}
+
+/** The one `filter[field][operator]...` pair of an operator, or null when it is left out. */
+function operatorPair(key: string, field: string, operator: string, value: unknown, operators: OperatorArities | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const opKey = `${key}[${encode(operator)}]`;
+  const arity = operators?.[operator]?.arity ?? fallbackArity(operator);
+  if (arity === 'none') {
+    // `false` means: do not apply this operator.
+    if (value === true || value === '') return opKey;
+    if (value === false) return null;
+    throw new TypeError(`filter[${field}][${operator}] takes no value: give true or false`);
+  }
+  if (Array.isArray(value)) return `${opKey}=${encodeList(value, field, operator)}`;
+  if (arity === 'list' || arity === 'pair') return `${opKey}=${encodeList([value], field, operator)}`;
+  return `${opKey}=${encode(formatValue(value))}`;
+}
+
+/** Appends one pair per operator of `filter` to `parts`. */
+function pushFilter(parts: string[], filter: FilterInput, operators: OperatorArities | undefined): void {
+  for (const field in filter) {
+    if (!hasOwn.call(filter, field)) continue;
+    const spec = (filter as Record<string, unknown>)[field];
+    if (spec === undefined || spec === null) continue;
+    const key = `filter[${encode(field)}]`;
+    if (Array.isArray(spec)) parts.push(`${key}[in]=${encodeList(spec, field, 'in')}`);
+    else if (!isOperatorObject(spec)) parts.push(`${key}=${encode(formatValue(spec))}`);
+    else {
+      for (const operator in spec) {
+        if (!hasOwn.call(spec, operator)) continue;
+        const pair = operatorPair(key, field, operator, spec[operator], operators);
+        if (pair !== null) parts.push(pair);
+      }
+    }
+  }
 }
 
 /**
@@ -40,32 +86,8 @@ function encodeList(values: readonly unknown[], where: string): string {
  * a top-level array is shorthand for `in`; a top-level scalar for `eq` (`filter[field]=value`).
  */
 export function serializeFilter(filter: FilterInput, operators?: OperatorArities): string[] {
-  const arityOf = (operator: string) => operators?.[operator]?.arity ?? fallbackArity(operator);
   const parts: string[] = [];
-  for (const [field, spec] of Object.entries(filter)) {
-    if (spec === undefined || spec === null) continue;
-    const key = `filter[${encode(field)}]`;
-    if (Array.isArray(spec)) {
-      parts.push(`${key}[in]=${encodeList(spec, `filter[${field}][in]`)}`);
-      continue;
-    }
-    if (!isOperatorObject(spec)) {
-      parts.push(`${key}=${encode(formatValue(spec))}`);
-      continue;
-    }
-    for (const [operator, value] of Object.entries(spec)) {
-      if (value === undefined || value === null) continue;
-      const opKey = `${key}[${encode(operator)}]`;
-      const arity = arityOf(operator);
-      if (arity === 'none') {
-        // `false` means: do not apply this operator.
-        if (value === true || value === '') parts.push(opKey);
-        else if (value !== false) throw new TypeError(`filter[${field}][${operator}] takes no value: give true or false`);
-      } else if (Array.isArray(value)) parts.push(`${opKey}=${encodeList(value, `filter[${field}][${operator}]`)}`);
-      else if (arity === 'list' || arity === 'pair') parts.push(`${opKey}=${encodeList([value], `filter[${field}][${operator}]`)}`);
-      else parts.push(`${opKey}=${encode(formatValue(value))}`);
-    }
-  }
+  pushFilter(parts, filter, operators);
   return parts;
 }
 
@@ -75,30 +97,51 @@ export function serializeFilter(filter: FilterInput, operators?: OperatorArities
  * whatever the operator. Pass `spec.operators` to use the declared arities instead of this naming convention.
  */
 export function fallbackArity(operator: string): Arity {
-  if (/^(?:empty|notEmpty|null|notNull|exists|notExists)$/.test(operator)) return 'none';
-  if (/^(?:in|notIn)$/.test(operator)) return 'list';
-  if (/^(?:between|notBetween)$/.test(operator)) return 'pair';
-  if (/^(?:sameas|notSameas)$/.test(operator)) return 'field';
-  return 'single';
+  switch (operator) {
+    case 'empty': case 'notEmpty': case 'null': case 'notNull': case 'exists': case 'notExists':
+      return 'none';
+    case 'in': case 'notIn':
+      return 'list';
+    case 'between': case 'notBetween':
+      return 'pair';
+    case 'sameas': case 'notSameas':
+      return 'field';
+    default:
+      return 'single';
+  }
+}
+
+/** A sort key percent-encoded, its commas kept literal (they separate keys). */
+function encodeSortName(name: string): string {
+  return name.indexOf(',') === -1 ? encode(name) : encode(name).replace(/%2C/gi, ',');
 }
 
 function serializeSort(sort: ListQueryInput['sort']): string | null {
   if (sort === undefined || sort === null) return null;
-  const names = typeof sort === 'string'
-    ? [sort]
-    : sort.map((key) => (typeof key === 'string' ? key : `${key.descending ? '-' : ''}${key.field}`));
-  if (names.length === 0) return null;
-  return `sort=${names.map((name) => encode(name).replace(/%2C/gi, ',')).join(',')}`;
+  if (typeof sort === 'string') return `sort=${encodeSortName(sort)}`;
+  if (!Array.isArray(sort)) throw new TypeError('sort must be a string or an array of sort keys');
+  if (sort.length === 0) return null;
+  let out = 'sort=';
+  for (let i = 0; i < sort.length; i++) {
+    const key = sort[i];
+    const name = typeof key === 'string' ? key : `${key.descending ? '-' : ''}${key.field}`;
+    out += (i === 0 ? '' : ',') + encodeSortName(name);
+  }
+  return out;
+}
+
+function pushPage(parts: string[], page: ListQueryInput['page']): void {
+  if (page?.number !== undefined) parts.push(`page[number]=${encode(formatValue(page.number))}`);
+  if (page?.size !== undefined) parts.push(`page[size]=${encode(formatValue(page.size))}`);
 }
 
 /** `{ page, sort, filter }` -> `page[number]=2&page[size]=50&sort=status,-created&filter[status]=10` (no `?`). */
 export function serializeListQuery(input: ListQueryInput, operators?: OperatorArities): string {
   const parts: string[] = [];
-  if (input.page?.number !== undefined) parts.push(`page[number]=${encode(formatValue(input.page.number))}`);
-  if (input.page?.size !== undefined) parts.push(`page[size]=${encode(formatValue(input.page.size))}`);
+  pushPage(parts, input.page);
   const sort = serializeSort(input.sort);
   if (sort) parts.push(sort);
-  if (input.filter) parts.push(...serializeFilter(input.filter, operators));
+  if (input.filter) pushFilter(parts, input.filter, operators);
   return parts.join('&');
 }
 
@@ -109,20 +152,25 @@ export function serializeListQuery(input: ListQueryInput, operators?: OperatorAr
 export function careQuerySerializer(params: Record<string, unknown> | undefined | null, operators?: OperatorArities): string {
   if (!params) return '';
   const parts: string[] = [];
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
+    if (!hasOwn.call(params, name)) continue;
+    const value = params[name];
     if (value === undefined || value === null) continue;
     if (name === 'page' && isOperatorObject(value)) {
-      const list = serializeListQuery({ page: value as ListQueryInput['page'] });
-      if (list) parts.push(list);
+      pushPage(parts, value as ListQueryInput['page']);
     } else if (name === 'sort') {
       const sort = serializeSort(value as ListQueryInput['sort']);
       if (sort) parts.push(sort);
     } else if (name === 'filter' && isOperatorObject(value)) {
-      parts.push(...serializeFilter(value, operators));
+      pushFilter(parts, value, operators);
     } else if (Array.isArray(value)) {
-      parts.push(`${encode(name)}=${value.map((item) => encode(formatValue(item))).join(',')}`);
+      let list = '';
+      for (let i = 0; i < value.length; i++) list += (i === 0 ? '' : ',') + encode(formatValue(value[i]));
+      parts.push(`${encode(name)}=${list}`);
     } else if (isOperatorObject(value)) {
-      for (const [key, inner] of Object.entries(value)) {
+      for (const key in value) {
+        if (!hasOwn.call(value, key)) continue;
+        const inner = value[key];
         if (inner !== undefined && inner !== null) parts.push(`${encode(name)}[${encode(key)}]=${encode(formatValue(inner))}`);
       }
     } else {
