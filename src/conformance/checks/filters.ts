@@ -7,7 +7,7 @@ import type { FilterFieldSpec } from '../../spec/types.ts';
 import { Skip, expect, expectErrors, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import { clausesOf } from '../grammar.ts';
-import { expectEachRefused, listOperations, withData } from './lists.ts';
+import { expectEachRefused, perListOperation } from './lists.ts';
 
 const isNull = (v: unknown) => v === null || v === undefined;
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -53,17 +53,14 @@ const ids = (items: any[]) => items.map((i) => i.id as string);
 const sameSet = (a: string[], b: string[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
 
 export const filterChecks: Check[] = [
-  {
+  perListOperation({
     id: 'filters.operators',
     area: 'filters',
     title: 'Every filterable field with every operator that applies answers exactly the matching items',
     statements: ['S1.filter-forms', 'S1.filter-operators', 'S1.filter-semantics'],
-    needs: ['state'],
-    cases: listOperations,
-    async run(ctx, op) {
-      const params = await withData(ctx, op!);
-      const list = ctx.spec.operation(op!).list!;
-      const all = await snapshot(ctx, op!, params);
+    async run(ctx, op, params) {
+      const list = ctx.spec.operation(op).list!;
+      const all = await snapshot(ctx, op, params);
       if (all.items.length === 0) throw new Skip(`${op} has no items to filter`);
       const answers = new Map<string, string[]>();
       let covered = 0;
@@ -77,8 +74,8 @@ export const filterChecks: Check[] = [
             continue;
           }
           const filter = serializeFilter({ [field.name]: { [operator]: value } }, ctx.spec.operators).join('&');
-          const r = await ctx.list(ctx.customer, op!, params, `${filter}&page[size]=200`);
-          const clauses = clausesOf(ctx, op!, filter);
+          const r = await ctx.list(ctx.customer, op, params, `${filter}&page[size]=200`);
+          const clauses = clausesOf(ctx, op, filter);
           for (const item of r.items) {
             expect(matchesFilters(item, clauses, ctx.spec.operators), `${op}?${decodeURIComponent(filter)} returned ${item.id}, whose ${field.name} is ${JSON.stringify(item[field.name])}: it does not satisfy the filter`, r.exchange);
           }
@@ -107,63 +104,54 @@ export const filterChecks: Check[] = [
       }
       return `${covered} field/operator pairs${uncovered.length ? `; no data for ${uncovered.length} (${uncovered.slice(0, 4).join(', ')}${uncovered.length > 4 ? ', …' : ''})` : ''}`;
     },
-  },
-  {
+  }),
+  perListOperation({
     id: 'filters.shorthand',
     area: 'filters',
     title: 'filter[field]=value means eq; a no-value operator works with and without "="',
     statements: ['S1.filter-forms'],
-    needs: ['state'],
-    cases: listOperations,
-    async run(ctx, op) {
-      const params = await withData(ctx, op!);
-      const list = ctx.spec.operation(op!).list!;
-      const all = await snapshot(ctx, op!, params);
+    async run(ctx, op, params) {
+      const list = ctx.spec.operation(op).list!;
+      const all = await snapshot(ctx, op, params);
       const field = Object.values(list.filterFields).find((f) => f.operators.includes('eq') && all.items.some((i) => !isNull(i[f.name])));
       if (!field) throw new Skip(`${op} has no data for an eq filter`);
       const value = all.items.find((i) => !isNull(i[field.name]))[field.name];
       const v = encodeURIComponent(String(value));
-      const short = await ctx.list(ctx.customer, op!, params, `filter[${field.name}]=${v}&page[size]=200`);
-      const long = await ctx.list(ctx.customer, op!, params, `filter[${field.name}][eq]=${v}&page[size]=200`);
+      const short = await ctx.list(ctx.customer, op, params, `filter[${field.name}]=${v}&page[size]=200`);
+      const long = await ctx.list(ctx.customer, op, params, `filter[${field.name}][eq]=${v}&page[size]=200`);
       expect(sameSet(ids(short.items), ids(long.items)) && short.items.length > 0, `${op}: filter[${field.name}]=${value} answered ${short.items.length} items, filter[${field.name}][eq]=${value} ${long.items.length}`, short.exchange);
-      const bare = await ctx.list(ctx.customer, op!, params, `filter[${field.name}][notNull]&page[size]=200`);
-      const empty = await ctx.list(ctx.customer, op!, params, `filter[${field.name}][notNull]=&page[size]=200`);
+      const bare = await ctx.list(ctx.customer, op, params, `filter[${field.name}][notNull]&page[size]=200`);
+      const empty = await ctx.list(ctx.customer, op, params, `filter[${field.name}][notNull]=&page[size]=200`);
       expect(sameSet(ids(bare.items), ids(empty.items)), `${op}: filter[${field.name}][notNull] and filter[${field.name}][notNull]= differ`, empty.exchange);
     },
-  },
-  {
+  }),
+  perListOperation({
     id: 'filters.combined',
     area: 'filters',
     title: 'Several filters in one request all apply (AND)',
     statements: ['S1.filter-combined'],
-    needs: ['state'],
-    cases: listOperations,
-    async run(ctx, op) {
-      const params = await withData(ctx, op!);
-      const list = ctx.spec.operation(op!).list!;
-      const all = await snapshot(ctx, op!, params);
+    async run(ctx, op, params) {
+      const list = ctx.spec.operation(op).list!;
+      const all = await snapshot(ctx, op, params);
       const fields = Object.values(list.filterFields).filter((f) => f.operators.includes('ne') && f.name !== 'id' && all.items.some((i) => !isNull(i[f.name])));
       if (fields.length < 2 || all.items.length < 2 || !all.complete) throw new Skip(`${op} answers ${all.items.length} item(s) to this account: too few to tell two filters apart`);
       const [a, b] = fields;
       const va = all.items.find((i) => !isNull(i[a.name]))[a.name];
       const vb = all.items.filter((i) => !isNull(i[b.name])).at(-1)[b.name];
       const filter = serializeFilter({ [a.name]: { ne: va }, [b.name]: { ne: vb } }, ctx.spec.operators).join('&');
-      const r = await ctx.list(ctx.customer, op!, params, `${filter}&page[size]=200`);
-      const clauses = clausesOf(ctx, op!, filter);
+      const r = await ctx.list(ctx.customer, op, params, `${filter}&page[size]=200`);
+      const clauses = clausesOf(ctx, op, filter);
       const expected = all.items.filter((i) => matchesFilters(i, clauses, ctx.spec.operators));
       expect(sameSet(ids(r.items), ids(expected)), `${op}?${decodeURIComponent(filter)}: ${expected.length} items satisfy both filters, the answer holds ${r.items.length}`, r.exchange);
     },
-  },
-  {
+  }),
+  perListOperation({
     id: 'filters.invalid',
     area: 'filters',
     title: 'An invalid field, operator or value is 400 with one error object per problem',
     statements: ['S1.filter-invalid', 'S7.status-400', 'S7.error-object'],
-    needs: ['state'],
-    cases: listOperations,
-    async run(ctx, op) {
-      const params = await withData(ctx, op!);
-      const list = ctx.spec.operation(op!).list!;
+    async run(ctx, op, params) {
+      const list = ctx.spec.operation(op).list!;
       const fields = Object.values(list.filterFields);
       const bad: string[] = ['filter[conformanceNoSuchField]=1', `filter[${fields[0].name}][conformanceNoSuchOperator]=1`];
       const narrow = fields.find((f) => f.operators.length < Object.keys(ctx.spec.operators).length);
@@ -180,12 +168,12 @@ export const filterChecks: Check[] = [
       if (bool) bad.push(`filter[${bool.name}]=maybe`);
       const str = fields.find((f) => f.type === 'string' && f.operators.includes('match'));
       if (str) bad.push(`filter[${str.name}][match]=(unclosed`);
-      await expectEachRefused(ctx, op!, params, bad, 'query.filter');
+      await expectEachRefused(ctx, op, params, bad, 'query.filter');
       // Two problems, two error objects: never one merged message.
       const two = `${bad[0]}&${bad[bad.length - 1]}`;
-      const x = await ctx.call(ctx.customer, op!, params, { query: two });
+      const x = await ctx.call(ctx.customer, op, params, { query: two });
       expectErrors(x, 400, `${op}?${two}`, 2);
       return `${bad.length + 1} invalid queries`;
     },
-  },
+  }),
 ];

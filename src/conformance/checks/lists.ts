@@ -1,5 +1,5 @@
 // Shared by the list areas: which list operations to exercise, with the path parameters they need.
-import { expect, expectErrors } from '../check.ts';
+import { expect, expectErrors, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 
 export function listOperations(ctx: Context): string[] {
@@ -17,6 +17,23 @@ export async function withData(ctx: Context, operationId: string): Promise<Recor
     if (operationId === 'listEvents' && ctx.environment === 'sandbox') await ctx.fixtures.eventId();
   }
   return ctx.fixtures.pathParams(operationId);
+}
+
+/**
+ * A check run once per list operation, on a target that keeps state, with the fixture data in place first:
+ * `run` gets the operation id and its path parameters.
+ */
+export function perListOperation(check: Omit<Check, 'needs' | 'cases' | 'run'> & {
+  run(ctx: Context, operationId: string, params: Record<string, string>): Promise<string | void>;
+}): Check {
+  return {
+    ...check,
+    needs: ['state'],
+    cases: listOperations,
+    async run(ctx, operationId) {
+      return check.run(ctx, operationId!, await withData(ctx, operationId!));
+    },
+  };
 }
 
 /** Each query on its own is refused: 400 with exactly one error object, whose detail starts with `location`. */
