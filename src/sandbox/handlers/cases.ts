@@ -21,6 +21,14 @@ function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<st
 
 const created = (data: Record<string, any>, location: string): Reply => ({ status: 201, data, headers: { Location: location } });
 
+/** The case the path names, when this account may see it (else 404 or 403). */
+const pathCase = (ctx: Ctx): Stored => requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+
+/** The comments or attachments of the case the path names, as a list answer. */
+function listOfPathCase(ctx: Ctx, resource: 'comments' | 'attachments'): Reply {
+  return listReply(ctx, resource, { by: 'case', values: [pathCase(ctx).record.id] }, readListQuery(ctx));
+}
+
 function childOf(ctx: Ctx, resource: 'comments' | 'attachments', caseStored: Stored, id: string, param: string): Stored {
   const child = ctx.svc.store.get(resource, ctx.env, id);
   if (!child || child.record.case !== caseStored.record.id) throw notFound(`${param}: ${resource === 'comments' ? 'comment' : 'attachment'} ${id} not found on case ${caseStored.record.id}`);
@@ -43,11 +51,11 @@ export const caseHandlers: Record<string, Handler> = {
   },
 
   getCase(ctx) {
-    return { status: 200, data: requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId).record };
+    return { status: 200, data: pathCase(ctx).record };
   },
 
   async updateCase(ctx) {
-    const before = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const before = pathCase(ctx);
     const body = await ctx.body();
     let customerOrg = before.internal.customerOrg ?? null;
     if ('contract' in body) customerOrg = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract').internal.customerOrg ?? null;
@@ -56,12 +64,11 @@ export const caseHandlers: Record<string, Handler> = {
   },
 
   listCaseComments(ctx) {
-    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
-    return listReply(ctx, 'comments', { by: 'case', values: [caseStored.record.id] }, readListQuery(ctx));
+    return listOfPathCase(ctx, 'comments');
   },
 
   async createCaseComment(ctx) {
-    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const caseStored = pathCase(ctx);
     const body = await ctx.body();
     const partnerComment = body.partnerComment === true;
     if (partnerComment && ctx.account.kind !== 'partner') {
@@ -75,29 +82,28 @@ export const caseHandlers: Record<string, Handler> = {
   },
 
   getCaseComment(ctx) {
-    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const caseStored = pathCase(ctx);
     return { status: 200, data: childOf(ctx, 'comments', caseStored, ctx.params.commentId, 'path.commentId').record };
   },
 
   listCaseAttachments(ctx) {
-    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
-    return listReply(ctx, 'attachments', { by: 'case', values: [caseStored.record.id] }, readListQuery(ctx));
+    return listOfPathCase(ctx, 'attachments');
   },
 
   async uploadCaseAttachment(ctx) {
-    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const caseStored = pathCase(ctx);
     const file = await readUpload(ctx.req);
     const record = addAttachment(ctx.svc, ctx.env, caseStored, file, ctx.account.id);
     return created(record, `/cases/${caseStored.record.id}/attachments/${record.id}`);
   },
 
   getCaseAttachment(ctx) {
-    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const caseStored = pathCase(ctx);
     return { status: 200, data: childOf(ctx, 'attachments', caseStored, ctx.params.attachmentId, 'path.attachmentId').record };
   },
 
   downloadCaseAttachment(ctx) {
-    const caseStored = requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
+    const caseStored = pathCase(ctx);
     const attachment = childOf(ctx, 'attachments', caseStored, ctx.params.attachmentId, 'path.attachmentId');
     const bytes = ctx.svc.store.attachmentContent(ctx.env, attachment.record.id) ?? Buffer.alloc(0);
     return {
