@@ -38,13 +38,21 @@ afterAll(() => {
 const clientHeaders = { 'x-client': 'c', 'x-removed': 'r' };
 
 /** openapi-fetch as a user would set it up, with our query serializer: the reference. */
-function reference() {
-  return createClient<any>({ baseUrl, querySerializer: serializeQuery, headers: clientHeaders });
+function reference(headers: Record<string, string> | undefined = clientHeaders) {
+  const authorized = (request: Request) => {
+    request.headers.set('authorization', 'Bearer t');
+    return fetch(request);
+  };
+  return createClient<any>({ baseUrl, querySerializer: serializeQuery, headers, fetch: authorized });
 }
 
-function short(method: string, path: string, init?: ShortInit) {
-  const send = (request: PlainRequest) => fetch(request.url, request.init);
-  return sendShort(method, path, init, { baseUrl, querySerializer: serializeQuery, headers: clientHeaders, send });
+/** The short path, setting a header the way the client's authentication does. */
+function short(method: string, path: string, init?: ShortInit, headers: Record<string, string> | undefined = clientHeaders) {
+  const send = (request: PlainRequest) => {
+    request.setHeader('Authorization', 'Bearer t');
+    return fetch(request.url, request.init);
+  };
+  return sendShort(method, path, init, { baseUrl, querySerializer: serializeQuery, headers, send });
 }
 
 /** A comparable view of an answer: status, and data or error read to the end whatever its form. */
@@ -64,10 +72,10 @@ async function view(answer: { data?: unknown; error?: unknown; response: Respons
   };
 }
 
-async function both(method: 'GET' | 'DELETE' | 'POST', path: string, init?: ShortInit) {
+async function both(method: 'GET' | 'DELETE' | 'POST', path: string, init?: ShortInit, headers: Record<string, string> | undefined = clientHeaders) {
   received.length = 0;
-  const expected = await view(await (reference()[method] as any)(path, init));
-  const actual = await view(await short(method, path, init));
+  const expected = await view(await (reference(headers)[method] as any)(path, init));
+  const actual = await view(await short(method, path, init, headers));
   expect(received).toHaveLength(2);
   expect(received[1], 'the request sent').toBe(received[0]);
   return { expected, actual };
@@ -109,6 +117,12 @@ describe('short path for body-less requests', () => {
       expect(actual).toEqual(expected);
     });
   }
+
+  it('sends the same request when there are no headers to merge (a plain record underneath)', async () => {
+    const { expected, actual } = await both('GET', '/json', { params: { query: { q: 1 } } }, undefined);
+    expect(actual).toEqual(expected);
+    expect(received[0]).toContain('"authorization":"Bearer t"');
+  });
 
   it('rejects an aborted request as openapi-fetch does', async () => {
     const signal = AbortSignal.abort();

@@ -84,12 +84,12 @@ function authenticatedFetch(tokens: TokenSource | undefined, send: Send): Send {
   if (!tokens) return send;
   return async (request) => {
     const authorization = tokens.authorization();
-    request.headers.set('authorization', typeof authorization === 'string' ? authorization : await authorization);
+    request.setHeader('authorization', typeof authorization === 'string' ? authorization : await authorization);
     const response = await send(request);
     if (response.status !== 401 || !tokens.invalidate()) return response;
     await response.body?.cancel();
     // The body is a string, FormData or Blob (openapi-fetch serialized it): it can be sent again as is.
-    request.headers.set('authorization', await tokens.authorization());
+    request.setHeader('authorization', await tokens.authorization());
     return send(request);
   };
 }

@@ -5,17 +5,24 @@
 export class PlainRequest {
   readonly url: string;
   readonly method: string;
-  readonly headers: Headers;
+  /** Headers, or a plain record when the short path had no headers to merge (one object fewer for fetch to copy). */
+  readonly headers: Headers | Record<string, string>;
   /** The init openapi-fetch built; its body (string, FormData or Blob) can be sent again after a 401. */
-  readonly init: RequestInit & { headers: Headers };
+  readonly init: RequestInit & { headers: Headers | Record<string, string> };
 
   constructor(input: string, init: RequestInit = {}) {
     this.url = input;
     this.method = (init.method ?? 'GET').toUpperCase();
-    this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    const given = init.headers;
+    this.headers = given instanceof Headers || isPlainRecord(given) ? given : new Headers(given);
     // openapi-fetch builds a new init for every request, so it is kept as is rather than copied.
     init.headers = this.headers;
-    this.init = init as RequestInit & { headers: Headers };
+    this.init = init as RequestInit & { headers: Headers | Record<string, string> };
+  }
+
+  setHeader(name: string, value: string): void {
+    if (this.headers instanceof Headers) this.headers.set(name, value);
+    else this.headers[name.toLowerCase()] = value;
   }
 
   get body(): RequestInit['body'] {
@@ -30,4 +37,8 @@ export class PlainRequest {
   clone(): Request {
     return this.toRequest();
   }
+}
+
+function isPlainRecord(value: unknown): value is Record<string, string> {
+  return value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
 }

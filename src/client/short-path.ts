@@ -36,12 +36,17 @@ export function takesShortPath(init: unknown): init is ShortInit | undefined {
 /** What openapi-fetch's `client[method](path, init)` answers for an init without a body, without its general path. */
 export async function sendShort(method: string, path: string, init: ShortInit | undefined, context: ShortPathContext): Promise<Answer> {
   const params = init?.params ?? {};
+  const callHeaders = init?.headers;
   const requestInit: RequestInit = {
     redirect: 'follow',
     method,
     body: undefined,
     // Same merge order as openapi-fetch: client headers, call headers, header parameters (null removes a header).
-    headers: mergeHeaders(context.headers, init?.headers as never, params.header as never),
+    // Nothing to merge (the usual case): a plain record, which fetch copies for less than a Headers object.
+    headers:
+      context.headers === undefined && callHeaders === undefined && params.header === undefined
+        ? {}
+        : mergeHeaders(context.headers, callHeaders as never, params.header as never),
   };
   if (init && 'signal' in init) requestInit.signal = init.signal;
   const url = createFinalURL(path, { baseUrl: context.baseUrl, params, querySerializer: context.querySerializer, pathSerializer: defaultPathSerializer });
