@@ -1,6 +1,6 @@
 // Requests without a body on a short path: openapi-fetch's own URL and header helpers, then the same answer handling
 // as its request function (openapi-fetch 0.17.0, coreFetch). That general function (middleware, per-call
-// serializers, bodies) costs about 30 µs per request in a loop that waits for a local server on a busy 2-core
+// serializers, bodies) costs 20 to 40 µs per request in a loop that waits for a local server on a busy 2-core
 // machine, more than our whole 10 % budget (bench/client-overhead.ts); anything this path does not cover goes there.
 import { createFinalURL, defaultPathSerializer, mergeHeaders } from 'openapi-fetch';
 import { PlainRequest } from './plain-request.ts';
