@@ -26,12 +26,41 @@ export function formatValue(value: unknown): string {
 const encode = encodeURIComponent;
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** A value percent-encoded; safe integers are digits and `-` only, so they skip the encoder's new string. */
+function encodeValue(value: unknown): string {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : encode(formatValue(value));
+}
+
+// `filter[field]` and `filter[field][operator]` are the same few strings on every request: built once each. Bounded,
+// since field names come from callers (an unknown one is sent, and refused by the service).
+const MAX_CACHED_FIELDS = 512;
+const fieldKeys = new Map<string, { key: string; operators: Map<string, string> }>();
+
+function fieldKey(field: string): { key: string; operators: Map<string, string> } {
+  let entry = fieldKeys.get(field);
+  if (entry === undefined) {
+    entry = { key: `filter[${encode(field)}]`, operators: new Map() };
+    if (fieldKeys.size < MAX_CACHED_FIELDS) fieldKeys.set(field, entry);
+  }
+  return entry;
+}
+
+function operatorKey(entry: { key: string; operators: Map<string, string> }, operator: string): string {
+  let key = entry.operators.get(operator);
+  if (key === undefined) {
+    key = `${entry.key}[${encode(operator)}]`;
+    if (entry.operators.size < MAX_CACHED_FIELDS) entry.operators.set(operator, key);
+  }
+  return key;
+}
+
 function isOperatorObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
 }
 
 /** One list value, escaped (D-23: `\,` and `\\`, as `joinList` does) then percent-encoded. */
 function encodeListValue(value: unknown): string {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   const text = formatValue(value);
   if (text.indexOf(',') === -1 && text.indexOf('\\') === -1) return encode(text);
   return encode(text.replace(/[\\,]/g, '\\$&'));
@@ -46,9 +75,9 @@ function encodeList(values: readonly unknown[], field: string, operator: string)
 }
 
 /** The one `filter[field][operator]...` pair of an operator, or null when it is left out. */
-function operatorPair(key: string, field: string, operator: string, value: unknown, operators: OperatorArities | undefined): string | null {
+function operatorPair(entry: ReturnType<typeof fieldKey>, field: string, operator: string, value: unknown, operators: OperatorArities | undefined): string | null {
   if (value === undefined || value === null) return null;
-  const opKey = `${key}[${encode(operator)}]`;
+  const opKey = operatorKey(entry, operator);
   const arity = operators?.[operator]?.arity ?? fallbackArity(operator);
   if (arity === 'none') {
     // `false` means: do not apply this operator.
@@ -58,7 +87,7 @@ function operatorPair(key: string, field: string, operator: string, value: unkno
   }
   if (Array.isArray(value)) return `${opKey}=${encodeList(value, field, operator)}`;
   if (arity === 'list' || arity === 'pair') return `${opKey}=${encodeList([value], field, operator)}`;
-  return `${opKey}=${encode(formatValue(value))}`;
+  return `${opKey}=${encodeValue(value)}`;
 }
 
 /** Appends one pair per operator of `filter` to `parts`. */
@@ -67,13 +96,13 @@ function pushFilter(parts: string[], filter: FilterInput, operators: OperatorAri
     if (!hasOwn.call(filter, field)) continue;
     const spec = (filter as Record<string, unknown>)[field];
     if (spec === undefined || spec === null) continue;
-    const key = `filter[${encode(field)}]`;
-    if (Array.isArray(spec)) parts.push(`${key}[in]=${encodeList(spec, field, 'in')}`);
-    else if (!isOperatorObject(spec)) parts.push(`${key}=${encode(formatValue(spec))}`);
+    const entry = fieldKey(field);
+    if (Array.isArray(spec)) parts.push(`${operatorKey(entry, 'in')}=${encodeList(spec, field, 'in')}`);
+    else if (!isOperatorObject(spec)) parts.push(`${entry.key}=${encodeValue(spec)}`);
     else {
       for (const operator in spec) {
         if (!hasOwn.call(spec, operator)) continue;
-        const pair = operatorPair(key, field, operator, spec[operator], operators);
+        const pair = operatorPair(entry, field, operator, spec[operator], operators);
         if (pair !== null) parts.push(pair);
       }
     }
@@ -131,8 +160,8 @@ function serializeSort(sort: ListQueryInput['sort']): string | null {
 }
 
 function pushPage(parts: string[], page: ListQueryInput['page']): void {
-  if (page?.number !== undefined) parts.push(`page[number]=${encode(formatValue(page.number))}`);
-  if (page?.size !== undefined) parts.push(`page[size]=${encode(formatValue(page.size))}`);
+  if (page?.number !== undefined) parts.push(`page[number]=${encodeValue(page.number)}`);
+  if (page?.size !== undefined) parts.push(`page[size]=${encodeValue(page.size)}`);
 }
 
 /** `{ page, sort, filter }` -> `page[number]=2&page[size]=50&sort=status,-created&filter[status]=10` (no `?`). */
