@@ -5,7 +5,8 @@
 //      with a write before every read (so the exact totalCount cannot come from the cache).
 //   3. Cold start (process start to first 200) on an existing database, and RSS under load.
 // Usage: npx tsx bench/sandbox.ts [--sizes 10000,100000,1000000] [--seconds 5] [--no-prism] [--dir /tmp/care-bench]
-import { spawn } from 'node:child_process';
+//        [--load auto|node]  (auto: `wrk` when installed, else a Node client in this process; printed with the figures)
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -20,6 +21,8 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '10000,100000' },
     seconds: { type: 'string', default: '5' },
     'no-prism': { type: 'boolean', default: false },
+    // auto: wrk when installed, else the Node client; node: always the Node client (to compare with older figures)
+    load: { type: 'string', default: 'auto' },
     dir: { type: 'string', default: '/tmp/care-bench' },
   },
 });
@@ -103,8 +106,37 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/**
+ * The load generator: `wrk` when installed (a C program, one thread: it leaves the server most of a core), else a
+ * Node client in this process (it takes a core of its own, so the server competes with it for CPU). The same one
+ * measures every target of a run.
+ */
+const wrk = values.load === 'node' || spawnSync('wrk', ['--version']).error ? undefined : 'wrk';
+
 /** 10 connections for `seconds` after a 1 s warm-up: requests per second, p50 and p99 in ms. */
 async function load(url: string, headers: Record<string, string>) {
+  return wrk ? loadWithWrk(url, headers) : loadWithNode(url, headers);
+}
+
+// asynchronous, so this process keeps draining its children's output while wrk runs
+const run = (args: string[]) => new Promise<string>((resolve, reject) => execFile('wrk', args, (error, stdout) => (error ? reject(error) : resolve(stdout))));
+
+async function loadWithWrk(url: string, headers: Record<string, string>) {
+  const args = (secs: number) => ['-t1', '-c10', `-d${secs}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  await run(args(1)); // warm-up
+  const out = await run(args(seconds));
+  const ms = (label: string) => {
+    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
+    if (!m) return NaN;
+    return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+  };
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const socketErrors = /Socket errors:.*/.exec(out)?.[0];
+  return { rps, p50: ms('50'), p99: ms('99'), errors: non2xx + (socketErrors ? 1 : 0) };
+}
+
+async function loadWithNode(url: string, headers: Record<string, string>) {
   const latencies: number[] = [];
   let measuring = false;
   let stop = false;
@@ -156,6 +188,7 @@ const db = await database(mainSize);
 const sandbox = await startSandbox(db);
 const sandboxUrl = `${sandbox.config.baseUrl}${LIST}`;
 const totalCount = JSON.parse(sandbox.body.toString()).meta.page.totalCount;
+console.log(`load generator: ${wrk ? 'wrk (one thread, 10 connections)' : 'Node http client in the bench process (install wrk for a lighter one)'}; load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 console.log(`\n== GET ${LIST} with ${mainSize} cases (${totalCount} match for this account; page of ${sandbox.body.length} B), 10 connections, ${seconds} s ==`);
 
 const bare = spawn(process.execPath, ['-e', `

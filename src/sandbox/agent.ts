@@ -24,12 +24,12 @@ function requireCaseId(svc: Services, env: Environment, caseId: string) {
 }
 
 /** Pull the agent-only fields out, validate the rest as the public update schema does. */
-function readCaseFields(svc: Services, env: Environment, body: unknown, schema: string): Record<string, any> {
+async function readCaseFields(svc: Services, env: Environment, body: unknown, schema: string): Promise<Record<string, any>> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body: Input should be a valid dictionary', 'model_attributes_type');
   const { incident, contract, customer, ...rest } = body as Record<string, any>;
   const fields: Record<string, any> =
     Object.keys(rest).length > 0 || schema === 'CaseCreate'
-      ? validateBody(svc.spec, { $ref: `#/components/schemas/${schema}` }, schema === 'CaseCreate' ? { ...rest, contract: 'agent' } : rest)
+      ? await validateBody(svc.spec, { $ref: `#/components/schemas/${schema}` }, schema === 'CaseCreate' ? { ...rest, contract: 'agent' } : rest)
       : {};
   if (schema === 'CaseCreate') delete fields.contract;
   if (incident !== undefined) {
@@ -60,7 +60,7 @@ export async function handleAgent(svc: Services, req: IncomingMessage, res: Serv
       throw notFound(`path: use /_agent/production/... or /_agent/sandbox/...`);
     }
     if (collection === 'cases' && !caseId && method === 'POST') {
-      const fields = readCaseFields(svc, env, await readJson(req), 'CaseCreate');
+      const fields = await readCaseFields(svc, env, await readJson(req), 'CaseCreate');
       const contract = fields.contract ?? null;
       let customerOrg: string | undefined = fields.customer;
       if (contract) customerOrg = svc.store.get('contracts', env, contract)?.internal.customerOrg ?? undefined;
@@ -70,13 +70,13 @@ export async function handleAgent(svc: Services, req: IncomingMessage, res: Serv
     }
     if (collection === 'cases' && caseId && !sub && method === 'PATCH') {
       const before = requireCaseId(svc, env, caseId);
-      const fields = readCaseFields(svc, env, await readJson(req), 'CaseUpdate');
+      const fields = await readCaseFields(svc, env, await readJson(req), 'CaseUpdate');
       delete fields.customer;
       return ok(200, updateCase(svc, env, before, fields, null));
     }
     if (collection === 'cases' && caseId && sub === 'comments' && method === 'POST') {
       const caseStored = requireCaseId(svc, env, caseId);
-      const body = validateBody(svc.spec, { $ref: '#/components/schemas/CommentCreate' }, await readJson(req));
+      const body = await validateBody(svc.spec, { $ref: '#/components/schemas/CommentCreate' }, await readJson(req));
       if (!isEmail(body.contact)) throw badRequest('body.contact: value is not a valid email address', 'value_error');
       return ok(201, addComment(svc, env, caseStored, { text: body.text, contact: body.contact, partnerComment: body.partnerComment === true }, null));
     }

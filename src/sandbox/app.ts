@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { repoRoot } from '../spec/index.ts';
+import { repoRoot } from '../spec/load.ts';
 import type { Environment } from '../spec/types.ts';
 import { handleAgent } from './agent.ts';
 import { createAuth } from './auth.ts';

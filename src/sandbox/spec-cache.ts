@@ -2,12 +2,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ajvFor, bundlePath, loadSpec, repoRoot, specFromDocument } from '../spec/index.ts';
+import { bundlePath, loadSpec, repoRoot, specFromDocument } from '../spec/load.ts';
 import type { CareSpec } from '../spec/types.ts';
-import { prepareAjv } from './validate.ts';
 
 /**
- * The bundle's spec, with its own ajv so the sandbox's e-mail format (D-08) stays its own. The parsed document is
+ * The bundle's spec (a new object, so its ajv, made on the first body validated, keeps the sandbox's e-mail format
+ * of D-08 to itself: src/sandbox/validate.ts). The parsed document is
  * cached as JSON under .care/ by content hash: parsing the YAML is the largest part of a cold start.
  */
 export function sandboxSpec(bundle = bundlePath()): CareSpec {
@@ -25,7 +25,5 @@ export function sandboxSpec(bundle = bundlePath()): CareSpec {
       // a read-only checkout: no cache, same result
     }
   }
-  const spec = specFromDocument(document);
-  prepareAjv(spec, ajvFor(spec));
-  return spec;
+  return specFromDocument(document);
 }

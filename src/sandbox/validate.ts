@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv';
 import { coerceValue } from '../grammar/coerce.ts';
 import type { CoercionType } from '../grammar/coerce.ts';
-import { deref, validatorFor } from '../spec/index.ts';
+import { deref } from '../spec/refs.ts';
 import type { CareSpec } from '../spec/types.ts';
 import { ApiError } from './http/envelope.ts';
 import type { Problem } from './http/envelope.ts';
@@ -13,9 +13,21 @@ const WHATWG_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9
 export const isEmail = (value: string) => value.length <= 254 && WHATWG_EMAIL.test(value);
 
 /** The sandbox's own ajv formats: e-mail as D-08 says. Call once per spec before compiling. */
-export function prepareAjv(spec: CareSpec, ajv: { addFormat(name: string, format: (v: string) => boolean): unknown }) {
-  void spec;
+function prepareAjv(ajv: { addFormat(name: string, format: (v: string) => boolean): unknown }) {
   ajv.addFormat('email', isEmail);
+}
+
+// ajv (and the whole document added to it) is loaded with the first body to validate, not at start: a cold start
+// that serves reads never pays for it.
+let ajvModule: typeof import('../spec/ajv.ts') | undefined;
+const prepared = new WeakSet<CareSpec>();
+async function validatorsOf(spec: CareSpec): Promise<typeof import('../spec/ajv.ts')> {
+  ajvModule ??= await import('../spec/ajv.ts');
+  if (!prepared.has(spec)) {
+    prepareAjv(ajvModule.ajvFor(spec));
+    prepared.add(spec);
+  }
+  return ajvModule;
 }
 
 interface Shape {
@@ -148,7 +160,8 @@ function valueAt(data: unknown, pointer: string): any {
  * The body coerced and validated against `schema`, or an ApiError 400 listing every problem. Unknown fields are
  * refused (D-35), read-only ones too (they are not in the update schemas, D-36).
  */
-export function validateBody(spec: CareSpec, schema: unknown, body: unknown): Record<string, any> {
+export async function validateBody(spec: CareSpec, schema: unknown, body: unknown): Promise<Record<string, any>> {
+  const { validatorFor } = await validatorsOf(spec);
   if (body === undefined) throw new ApiError(400, { detail: 'body: Field required', code: 'missing' });
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(400, { detail: 'body: Input should be a valid dictionary or object to extract fields from', code: 'model_attributes_type' });

@@ -1,8 +1,8 @@
 // loadSpec: read a bundled description once per file and present it as a CareSpec.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { readOperations } from './operations.ts';
 import { readOperators } from './operators.ts';
 import { resolvePointer } from './refs.ts';
@@ -18,6 +18,14 @@ export function bundlePath(environment?: Environment): string {
 }
 
 const cache = new Map<string, CareSpec>();
+
+/** The YAML parser, loaded when a bundle is first parsed: readers of an already parsed document (the sandbox's
+ * cached JSON) start without it. */
+let yaml: typeof import('yaml') | undefined;
+function parseYaml(text: string, options: import('yaml').ParseOptions & import('yaml').DocumentOptions & import('yaml').SchemaOptions & import('yaml').ToJSOptions): unknown {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text, options);
+}
 
 /** Build a CareSpec from an already parsed document (no cache). */
 export function specFromDocument(document: any): CareSpec {
@@ -44,7 +52,7 @@ export function loadSpec(file: string = bundlePath()): CareSpec {
   const path = resolvePath(file);
   let spec = cache.get(path);
   if (!spec) {
-    spec = specFromDocument(parse(readFileSync(path, 'utf8'), { maxAliasCount: -1 }));
+    spec = specFromDocument(parseYaml(readFileSync(path, 'utf8'), { maxAliasCount: -1 }));
     cache.set(path, spec);
   }
   return spec;

@@ -1,6 +1,6 @@
 // Columns of the resource tables, derived from the resource schemas of the bundle: a field added to the description
 // gets its column without a second list here. Objects and arrays are stored as JSON text, booleans as 0/1.
-import { deref } from '../../spec/index.ts';
+import { deref } from '../../spec/refs.ts';
 import type { CareSpec } from '../../spec/index.ts';
 
 export type ColumnKind = 'text' | 'integer' | 'boolean' | 'json';
