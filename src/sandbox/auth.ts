@@ -48,9 +48,32 @@ export function createAuth(store: Storage, now: () => number = Date.now) {
   // Verified tokens (signature and claims), so a request costs a map lookup; the key's state is checked every time.
   const verified = new Map<string, { account: unknown; kid: string; exp: number }>();
 
+  // API key rows by environment and id while the apikeys table is unchanged, and organisations (only ever inserted,
+  // by the seed, never changed): every request reads both, neither needs SQLite again until a key is written.
+  const keys = new Map<string, { version: number; stored: ReturnType<Storage['get']> }>();
+  function keyRow(env: Environment, keyId: string) {
+    const version = store.version('apikeys');
+    const cacheKey = `${env} ${keyId}`;
+    const hit = keys.get(cacheKey);
+    if (hit && hit.version === version) return hit.stored;
+    const stored = store.get('apikeys', env, keyId);
+    if (keys.size >= 10_000) keys.clear();
+    keys.set(cacheKey, { version, stored });
+    return stored;
+  }
+  const orgs = new Map<string, Org>();
+  function orgOf(env: Environment, id: string): Org | undefined {
+    let org = orgs.get(`${env} ${id}`);
+    if (!org) {
+      org = store.getOrg(env, id);
+      if (org && orgs.size < 10_000) orgs.set(`${env} ${id}`, org);
+    }
+    return org;
+  }
+
   /** The key record if it may be used now: exists in that environment, secret matches (when given), not revoked or expired. */
   function usableKey(env: Environment, keyId: string, clientSecret?: string) {
-    const stored = store.get('apikeys', env, keyId);
+    const stored = keyRow(env, keyId);
     if (!stored) return undefined;
     if (clientSecret !== undefined) {
       const expected = Buffer.from(stored.internal.secretHash ?? '', 'hex');
@@ -109,7 +132,7 @@ export function createAuth(store: Storage, now: () => number = Date.now) {
       const keyId = String(claims.kid ?? '');
       const stored = usableKey(env, keyId);
       if (!stored || stored.internal.account !== claims.account) throw unauthorized('the API key of this token is revoked or expired');
-      const org = store.getOrg(env, String(claims.account));
+      const org = orgOf(env, String(claims.account));
       if (!org) throw unauthorized('unknown account');
       return { id: org.id, kind: org.kind, keyId };
     },

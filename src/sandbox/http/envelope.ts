@@ -43,10 +43,17 @@ export function envHeader(env: Environment): string {
 }
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+// random bytes drawn 256 ids at a time: one call into the system's generator per 256 requests, not per request
+let pool = Buffer.alloc(0);
+let poolAt = 0;
 export function newRequestId(): string {
-  const bytes = randomBytes(26);
+  if (poolAt + 26 > pool.length) {
+    pool = randomBytes(26 * 256);
+    poolAt = 0;
+  }
   let out = 'req_';
-  for (let i = 0; i < 26; i++) out += ALPHABET[bytes[i] % 32];
+  for (let i = 0; i < 26; i++) out += ALPHABET[pool[poolAt + i] % 32];
+  poolAt += 26;
   return out;
 }
 

@@ -177,6 +177,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
 
   const storage: Storage = {
     transaction: (fn) => db.transaction(fn)(),
+    version: (resource) => versions.get(resource) ?? 0,
     nextId(prefix, start = 1) {
       const row = prepare('INSERT INTO sequences (prefix, value) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET value = value + 1 RETURNING value').get(prefix, start) as any;
       return prefix + String(row.value).padStart(7, '0');

@@ -94,6 +94,8 @@ export interface Storage {
   finishDelivery(id: number, outcome: 'delivered' | 'failed' | 'gone' | 'dropped', lastStatus: string): void;
   deliveries(eventId: string): Array<{ webhookId: string; state: string; attempt: number; lastStatus: string | null }>;
 
+  /** Moves with every write to that table: something read from it stays current while this is unchanged. */
+  version(resource: Resource): number;
   /** Rows changed by writes since the storage was opened (a rejected request must not move it). */
   writeCount(): number;
   /** Row counts of every table, to prove a rejected request wrote nothing. */
