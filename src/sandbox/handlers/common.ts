@@ -33,10 +33,20 @@ export function checkContractFilters(ctx: Ctx, query: ListQuery): void {
   }
 }
 
+/** The filter fields' types of a list operation, built once per operation rather than per request. */
+const typesByOperation = new WeakMap<object, Record<string, ValueType>>();
+function filterTypes(ctx: Ctx): Record<string, ValueType> {
+  let types = typesByOperation.get(ctx.op);
+  if (!types) {
+    types = {};
+    for (const [name, field] of Object.entries(ctx.op.list?.filterFields ?? {})) types[name] = field.type;
+    typesByOperation.set(ctx.op, types);
+  }
+  return types;
+}
+
 export function listReply(ctx: Ctx, resource: Resource, scope: Scope, query: ListQuery, present?: (item: Record<string, any>) => unknown): Reply {
-  const types: Record<string, ValueType> = {};
-  for (const [name, field] of Object.entries(ctx.op.list?.filterFields ?? {})) types[name] = field.type;
-  const result = ctx.svc.store.list(resource, ctx.env, scope, query, types);
+  const result = ctx.svc.store.list(resource, ctx.env, scope, query, filterTypes(ctx));
   return {
     status: 200,
     // the storage's own array when nothing is masked: the http layer reuses its serialisation while the page is cached
