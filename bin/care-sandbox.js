@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Start the sandbox CLI (src/sandbox/cli.ts). Fast path for cold start: a JavaScript build of it under .care/, used only
 // while every source file it was built from has the size and mtime it had at build time; when there is none or it is
-// stale, it is built again with esbuild (the one tsx brings). If building is not possible (read-only checkout, no
+// stale, it is built again with esbuild (a pinned devDependency, the same version tsx uses). If building is not possible (read-only checkout, no
 // esbuild) or CARE_SANDBOX_TSX=1 is set, the TypeScript runs through tsx as it is.
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
