@@ -31,9 +31,11 @@ export async function bundleCli(options: { packageDir: string; entry: string; ex
   const result = await build({
     absWorkingDir: repoRoot,
     entryPoints: [options.entry],
-    outdir: join(dist, 'src', part),
+    outfile: join(dist, 'src', part, 'cli.js'),
     bundle: true,
-    splitting: true, // dynamic imports stay lazy, as in the repository
+    // One file, no splitting: a split-off chunk of a CommonJS package exports only `default`, so
+    // `const { Webhook } = await import('standardwebhooks')` would find nothing (the sandbox's deliveries failed so).
+    // Unsplit, esbuild wraps it with its named exports, as Node's own import() does; CommonJS stays lazy either way.
     format: 'esm',
     platform: 'node',
     target: 'node20',

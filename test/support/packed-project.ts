@@ -2,7 +2,7 @@
 // `npm ci --offline --omit=dev` in a fresh directory. The project's package-lock.json is written from the repository's
 // (the same versions the repository tests, found in the npm cache by integrity) so the install needs no registry
 // metadata and cannot pick a newer version the cache does not hold.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -90,4 +90,42 @@ export function reuseSqliteBinary(projectDir: string): void {
   const target = join(projectDir, 'node_modules/better-sqlite3/build/Release');
   mkdirSync(target, { recursive: true });
   copyFileSync(join(repoRoot, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), join(target, 'better_sqlite3.node'));
+}
+
+/** Run a command in a project; answers its exit code and output (never throws on a non-zero exit). */
+export function runIn(dir: string, command: string, args: string[], timeoutMs = 300_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise) => {
+    execFile(command, args, { cwd: dir, timeout: timeoutMs, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as any).code === 'number' ? (error as any).code : -1) : 0;
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** `care-sandbox` of the project's node_modules/.bin, in memory on a free port; ready when it prints its URL. */
+export function startInstalledSandbox(dir: string): Promise<{ url: string; configFile: string; stop(): Promise<void> }> {
+  const configFile = join(dir, 'sandbox.json');
+  const child = spawn(join(dir, 'node_modules/.bin/care-sandbox'), ['--memory', '--port', '0', '--quiet', '--seed-cases', '60', '--write-config', configFile], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = () => new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+  return new Promise((resolvePromise, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`care-sandbox did not start within 60 s:\n${output}`)), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({ url: m[1], configFile, stop });
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`care-sandbox exited with ${code}:\n${output}`));
+    });
+  });
 }
