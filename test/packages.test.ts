@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../src/spec/index.ts';
 import { startPrism } from './support/conformance-targets.ts';
-import { installProject, packWorkspaces, reuseSqliteBinary, runIn, startInstalledSandbox, type PackedTarball } from './support/packed-project.ts';
+import { installProject, packWorkspaces, removeTemporaryDirs, reuseSqliteBinary, runIn, startInstalledSandbox, type PackedTarball } from './support/packed-project.ts';
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -20,6 +20,7 @@ const pack = (name: string) => {
 beforeAll(async () => {
   packs = await packWorkspaces();
 }, 300_000);
+afterAll(() => removeTemporaryDirs());
 
 /** What may be in each tarball; anything else (tests, benches, TypeScript sources, maps, the repository) fails. */
 const allowed: Record<string, RegExp[]> = {

@@ -3,7 +3,7 @@
 // (the same versions the repository tests, found in the npm cache by integrity) so the install needs no registry
 // metadata and cannot pick a newer version the cache does not hold.
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,17 @@ import { repoRoot } from '../../src/spec/index.ts';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const temporaryDirs: string[] = [];
+function temporaryDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporaryDirs.push(dir);
+  return dir;
+}
+/** Remove the tarballs and projects made so far. */
+export function removeTemporaryDirs(): void {
+  for (const dir of temporaryDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
 
 export interface PackedTarball {
   name: string;
@@ -23,7 +34,7 @@ export interface PackedTarball {
 
 /** `npm pack` every workspace package (its prepack builds it) into a temporary directory. */
 export async function packWorkspaces(): Promise<Map<string, PackedTarball>> {
-  const dir = mkdtempSync(join(tmpdir(), 'care-packs-'));
+  const dir = temporaryDir('care-packs-');
   const { stdout } = await run(npm, ['pack', '--workspaces', '--pack-destination', dir, '--json'], { cwd: repoRoot, maxBuffer: 64 << 20 });
   const packed = new Map<string, PackedTarball>();
   for (const p of JSON.parse(stdout)) {
@@ -70,7 +81,7 @@ export function consumerLock(projectDir: string, tarballs: PackedTarball[]) {
 
 /** A fresh project with the tarballs installed by `npm ci --offline --omit=dev` (more npm flags in `extraFlags`). */
 export async function installProject(tarballs: PackedTarball[], extraFlags: string[] = []): Promise<{ dir: string; log: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'care-consumer-'));
+  const dir = temporaryDir('care-consumer-');
   const lock = consumerLock(dir, tarballs);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: lock.packages[''].dependencies }, null, 2));
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
