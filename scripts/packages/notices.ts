@@ -12,7 +12,9 @@ export function writeNotices(inputs: Iterable<string>, file: string): void {
   }
   const sections = [...dirs].sort().map((dir) => {
     const abs = join(repoRoot, dir);
-    const { name, version, license } = JSON.parse(readFileSync(join(abs, 'package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(abs, 'package.json'), 'utf8'));
+    const { name, version } = manifest;
+    const license: string = manifest.license ?? manifest.licenses?.map((l: { type: string }) => l.type).join(', ') ?? 'no licence field';
     const licenseFile = existsSync(abs) ? readdirSync(abs).find((f) => /^(licen[cs]e|copying)/i.test(f)) : undefined;
     const text = licenseFile ? readFileSync(join(abs, licenseFile), 'utf8').trim() : `(no licence file; package.json says ${license})`;
     return `${name}@${version} (${license})\n\n${text}\n`;
