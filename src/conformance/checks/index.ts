@@ -2,6 +2,7 @@
 import type { Check } from '../check.ts';
 import { authChecks } from './auth.ts';
 import { coercionChecks } from './coercion.ts';
+import { discriminationChecks } from './discrimination.ts';
 import { filterChecks } from './filters.ts';
 import { operationsChecks } from './operations.ts';
 import { paginationChecks } from './pagination.ts';
@@ -16,6 +17,7 @@ export const ALL_CHECKS: Check[] = [
   ...authChecks,
   ...paginationChecks,
   ...filterChecks,
+  ...discriminationChecks,
   ...sortingChecks,
   ...coercionChecks,
   ...validationChecks,
