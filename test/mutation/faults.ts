@@ -62,6 +62,9 @@ function misread(operator: string, wrong: (text: string, value: string) => boole
 const likeRegex = (pattern: string, flags: string, sql = false) => new RegExp(`^${[...pattern].map((c) => (c === '*' || (sql && c === '%') ? '[^]*' : c === '?' || (sql && c === '_') ? '[^]' : c.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))).join('')}$`, flags);
 const NAIVE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 
+/** Secrets the faults that leak them have seen go by (webhook authorization, API key secrets). */
+const seenSecrets: string[] = [];
+
 const forEachItem = (json: any, f: (item: any) => void) => {
   if (Array.isArray(json?.data)) json.data.forEach(f);
   else if (json?.data && typeof json.data === 'object') f(json.data);
@@ -215,6 +218,34 @@ export const FAULTS: Fault[] = [
     response: (res) => { if (res.status !== 201) return res; const h = { ...res.headers }; delete h.location; return { ...res, headers: h }; } },
   { name: 'revoke-is-hard-delete', area: 'resources', description: 'a revoked key is gone (404) instead of kept with revokedAt',
     response: (res, req) => (req.method === 'GET' && /\/apikeys\/[^/]+$/.test(pathOf(req)) && jsonOf(res)?.data?.revokedAt ? errorResponse(res, 404, 'Not Found', 'path.keyId: not found') : res) },
+
+  // decisions a client can observe (issue 11)
+  { name: 'webhook-secrets-echoed', area: 'resources', description: 'webhook reads answer the authorization secrets given at creation',
+    request: (req) => {
+      if (/\/webhooks(\/[^/?]+)?(\?|$)/.test(pathOf(req)) && req.body.length) {
+        try {
+          const auth = JSON.parse(req.body.toString('utf8'))?.authorization;
+          for (const s of Array.isArray(auth) ? auth : auth ? [auth] : []) seenSecrets.push(s.password ?? s.token ?? s.value);
+        } catch { /* not JSON: nothing to remember */ }
+      }
+      return req;
+    },
+    response: (res, req) => (req.method === 'GET' && /\/webhooks/.test(pathOf(req)) && seenSecrets.length
+      ? { ...res, body: Buffer.from(res.body.toString('utf8').replace(/"\*{8}"/g, () => JSON.stringify(seenSecrets[seenSecrets.length - 1]))) } : res) },
+  { name: 'apikey-secret-echoed', area: 'resources', description: 'API key reads answer the secret in place of the prefix',
+    response: (res, req) => {
+      const json = jsonOf(res);
+      if (req.method === 'POST' && /\/apikeys$/.test(pathOf(req)) && json?.data?.secret) seenSecrets.push(json.data.secret);
+      if (req.method !== 'GET' || !/\/apikeys/.test(pathOf(req)) || !json || !seenSecrets.length) return res;
+      forEachItem(json, (i) => { if (i?.prefix) i.prefix = seenSecrets[seenSecrets.length - 1]; });
+      return withJson(res, json);
+    } },
+  { name: 'allow-missing', area: 'operations', description: '405 answered without Allow',
+    response: (res) => { if (res.status !== 405) return res; const h = { ...res.headers }; delete h.allow; return { ...res, headers: h }; } },
+  { name: 'allow-incomplete', area: 'operations', description: 'Allow on 405 names only GET',
+    response: (res) => (res.status === 405 ? { ...res, headers: { ...res.headers, allow: 'GET' } } : res) },
+  { name: 'gone-ignored', area: 'webhooks', description: 'a delivery answered 410 leaves the subscription enabled',
+    deliveryAnswer: (res) => (res.status === 410 ? { ...res, status: 200 } : res) },
 
   // webhooks (on the delivery path)
   { name: 'delivery-without-authorization', area: 'webhooks', description: 'deliveries lose their authorization headers',

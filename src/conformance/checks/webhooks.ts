@@ -35,7 +35,7 @@ function triggerOf(ctx: Context, type: string) {
 }
 
 /** A trigger body from the trigger's required members, filled with fixture data (D-20). */
-async function fire(ctx: Context, type: string, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function fire(ctx: Context, type: string, overrides: Record<string, unknown> = {}): Promise<string> {
   const op = triggerOf(ctx, type);
   const schema = op.requestBody?.schema as any;
   const required: string[] = (schema?.$ref ? ctx.spec.resolve(schema.$ref) : schema)?.required ?? [];
@@ -53,9 +53,9 @@ async function fire(ctx: Context, type: string, overrides: Record<string, unknow
   return x.json.data.id;
 }
 
-const eventIdOf = (d: Delivery) => d.json?.meta?.eventId ?? d.headers['webhook-id'];
+export const eventIdOf = (d: Delivery) => d.json?.meta?.eventId ?? d.headers['webhook-id'];
 
-async function subscribe(ctx: Context, name: string, body: Record<string, unknown>): Promise<Sub> {
+export async function subscribe(ctx: Context, name: string, body: Record<string, unknown>): Promise<Sub> {
   const { url, path } = await ctx.receiver.newUrl(ctx.options.listen, ctx.options.publicUrl);
   const x = await ctx.call(ctx.customer, 'createWebhook', {}, { json: { url, ...body } });
   expectStatus(x, 201, `createWebhook (${name})`);
