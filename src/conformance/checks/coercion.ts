@@ -45,7 +45,7 @@ function unusedTypes(ctx: Context): Record<string, string> {
   return Object.fromEntries(Object.entries(used).filter(([, u]) => !u).map(([t]) => [t, `the description declares no ${t} field: this row of the table applies to nothing`]));
 }
 
-const S = ['S1.coercion'];
+const S = ['S1.coercion', 'D-27.coercion-schemas', 'D-43.coercion-details'];
 
 export const coercionChecks: Check[] = [
   {
@@ -217,7 +217,7 @@ export const coercionChecks: Check[] = [
     id: 'coercion.body.refused',
     area: 'coercion',
     title: 'Body: a value that cannot be converted is 400 with one error naming the field',
-    statements: [...S, 'S7.status-400', 'S7.error-object'],
+    statements: [...S, 'S7.status-400', 'S7.error-object', 'D-46.strings-strict'],
     needs: ['writes'],
     async run(ctx) {
       const caseId = (await ctx.fixtures.cases()).at(-1).id;

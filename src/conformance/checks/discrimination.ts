@@ -47,7 +47,7 @@ export const discriminationChecks: Check[] = [
     id: 'filters.discriminated',
     area: 'filters',
     title: 'Each operator on each field is told apart from its neighbours on data built for it, and answers exactly the model',
-    statements: ['S1.filter-operators', 'S1.filter-semantics'],
+    statements: ['S1.filter-operators', 'S1.filter-semantics', 'D-21.declared-fields', 'D-22.semantics', 'D-30.contract-filter'],
     needs: ['state'],
     cases(ctx) {
       const keys: string[] = [];

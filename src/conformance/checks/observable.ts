@@ -1,6 +1,7 @@
 // Decisions a client can observe over HTTP that no other check covers (issue 11): secrets are never answered back
 // after creation (D-12, D-16), a delivery answered 410 disables the subscription (D-17), 405 carries `Allow` with
-// the path's methods (D-37), 429 carries `Retry-After` (D-31).
+// the path's methods (D-37), 429 carries `Retry-After` (D-31), the case rules of D-03, D-04, D-06, D-36 and D-39,
+// and unknown query parameters ignored (D-34).
 import { Skip, expect, expectStatus, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import { MARK } from '../context.ts';
@@ -36,7 +37,51 @@ async function eventually(timeoutMs: number, read: () => Promise<Exchange>, test
   }
 }
 
+const UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export const observableChecks: Check[] = [
+  {
+    id: 'resources.case-rules',
+    area: 'resources',
+    title: 'A new case has status 1 and priority 3, createdAt = created, UTC datetimes with milliseconds; any status may follow any other; read-only fields in an update are 400',
+    statements: ['D-03.created-same', 'D-04.defaults', 'D-06.any-transition', 'D-36.read-only-refused', 'D-39.utc-millis'],
+    needs: ['writes'],
+    async run(ctx) {
+      const contract = await ctx.fixtures.contract();
+      const x = await ctx.call(ctx.customer, 'createCase', {}, { json: { contract, shortDescription: `${MARK} ${ctx.runTag} case rules` } });
+      expectStatus(x, 201, 'createCase without priority');
+      const c = x.json.data;
+      const statuses = (ctx.spec.document.components?.schemas?.CaseStatus?.enum ?? []) as number[];
+      expect(c.status === 1 && c.priority === 3, `a new case without priority should have status 1 and priority 3 (D-04), got status ${c.status}, priority ${c.priority}`, x);
+      expect(c.createdAt === c.created, `createdAt (${c.createdAt}) and created (${c.created}) should be the same instant (D-03)`, x);
+      for (const f of ['createdAt', 'created', 'updatedAt']) expect(UTC_MILLIS.test(c[f]), `${f} "${c[f]}" should be UTC with milliseconds and Z (D-39)`, x);
+      // Every status after every other, in both directions of the declared order (D-06).
+      const order = [...statuses, ...statuses.slice().reverse()];
+      for (const status of order) {
+        const u = await ctx.call(ctx.customer, 'updateCase', { caseId: c.id }, { json: { status } });
+        expectStatus(u, 200, `updateCase status ${status}`);
+        expect(u.json.data.status === status, `updateCase status ${status} answered status ${u.json.data.status}`, u);
+      }
+      for (const field of ['incident', 'createdAt', 'id']) {
+        const u = await ctx.call(ctx.customer, 'updateCase', { caseId: c.id }, { json: { [field]: field === 'createdAt' ? '2026-01-01T00:00:00Z' : 'conformance' } });
+        expectStatus(u, 400, `updateCase with read-only ${field} (D-36)`);
+      }
+      return `${order.length} status changes, 3 read-only fields refused`;
+    },
+  },
+  {
+    id: 'operations.unknown-query',
+    area: 'operations',
+    title: 'Unknown query parameters are ignored: the list answers as without them',
+    statements: ['D-34.unknown-query'],
+    needs: ['state'],
+    async run(ctx) {
+      const plain = await ctx.list(ctx.customer, 'listCases', {}, 'page[size]=5');
+      const extra = await ctx.list(ctx.customer, 'listCases', {}, `page[size]=5&conformanceUnknown=${ctx.runTag}&fields=id`);
+      const ids = (r: typeof plain) => r.items.map((i) => i.id).join(',');
+      expect(ids(plain) === ids(extra) && plain.page.totalCount === extra.page.totalCount, 'listCases with unknown query parameters answered other items than without them', extra.exchange);
+    },
+  },
   {
     id: 'resources.secrets-masked',
     area: 'resources',
