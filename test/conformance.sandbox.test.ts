@@ -35,6 +35,13 @@ describe('care-conformance against the reference sandbox', () => {
     expect(unexplained.map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
   });
 
+  it('tells every operator of every field of cases and comments apart from its neighbours (0 not discriminated)', () => {
+    const pairs = report.results.filter((r) => r.id.startsWith('filters.discriminated['));
+    expect(pairs.length).toBeGreaterThan(300);
+    expect(pairs.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.reason ?? r.failure?.why}`)).toEqual([]);
+    expect(run.stdout).toMatch(new RegExp(`discriminated: ${pairs.length} of ${pairs.length} field/operator pairs .*\\(0 not discriminated\\)`));
+  });
+
   it('covers every area, and never prints a secret', () => {
     const areas = new Set(report.results.filter((r) => r.status === 'passed').map((r) => r.area));
     expect([...areas].sort()).toEqual(['auth', 'coercion', 'filters', 'operations', 'pagination', 'resources', 'scoping', 'sorting', 'validation', 'webhooks']);
@@ -78,5 +85,7 @@ describe('care-conformance against production is read-only unless --allow-writes
     expect(writing.length).toBeGreaterThan(10);
     expect(report.results.filter((r) => r.area === 'pagination' && r.status === 'passed').length).toBeGreaterThan(0);
     expect(run.stdout).toContain('read-only');
+    // Read-only: the data found decides; the run says how many pairs it told apart.
+    expect(run.stdout).toMatch(/discriminated: \d+ of \d+ field\/operator pairs told apart/);
   }, 180_000);
 });
