@@ -91,6 +91,7 @@ export function textVariants(word: string, nullable: boolean, emptyAllowed: bool
   ];
 }
 
+/** The reference sandbox's agent API mirrors the public paths under `{agentUrl}/{environment}`. */
 function agent(ctx: Context, method: string, path: string, body: unknown) {
   const base = ctx.config.agentUrl!.replace(/\/$/, '');
   return send(method, `${base}/${ctx.environment}${path}`, { 'content-type': 'application/json' }, JSON.stringify(body), ctx.counter);
@@ -171,7 +172,7 @@ export function discriminatingCases(ctx: Context): Promise<DiscriminatingData> {
       const id = x.json.data.id as string;
       ids.push(id);
       if (Object.keys(b.update).length) expectStatus(await ctx.call(ctx.customer, 'updateCase', { caseId: id }, { json: b.update }), 200, `updating discriminating case ${i + 1}`);
-      if (Object.keys(b.agent).length) expectStatus(await agent(ctx, 'PATCH', `/cases/${encodeURIComponent(id)}`, b.agent), 200, `setting read-only fields of discriminating case ${i + 1} (agent API)`);
+      if (Object.keys(b.agent).length) expectStatus(await agent(ctx, 'PATCH', ctx.path('updateCase', { caseId: id }), b.agent), 200, `setting read-only fields of discriminating case ${i + 1} (agent API)`);
     }
     return scoped(ctx, 'listCases', {}, ids, serializeFilter({ shortDescription: { endswith: marker } }, ctx.spec.operators).join('&'), `${ids.length} cases created for it`);
   });
@@ -201,7 +202,7 @@ export function discriminatingComments(ctx: Context): Promise<DiscriminatingData
       // A partner comment needs a partner account or the agent API; without either the customer writes a normal one.
       const partnerComment = Object.entries(body).some(([k, v]) => v === true && fieldShape(ctx, create, k)?.schema?.type === 'boolean');
       if (partnerComment && ctx.config.agentUrl && partnerContact) {
-        expectStatus(await agent(ctx, 'POST', `/cases/${encodeURIComponent(caseId)}/comments`, { ...body, contact: partnerContact }), 201, `writing discriminating partner comment ${i + 1} (agent API)`);
+        expectStatus(await agent(ctx, 'POST', ctx.path('createCaseComment', { caseId }), { ...body, contact: partnerContact }), 201, `writing discriminating partner comment ${i + 1} (agent API)`);
         continue;
       }
       const plain = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== true));
