@@ -164,7 +164,8 @@ describe('errors, one per problem', () => {
   });
   it('an invalid or too long regular expression: invalid_filter_value', () => {
     expect(errorsOf('filter[shortDescription][match]=(')).toEqual([err('query.filter.shortDescription.match', 'invalid_filter_value')]);
-    expect(errorsOf('filter[shortDescription][notMatch]=%5C-')).toEqual([err('query.filter.shortDescription.notMatch', 'invalid_filter_value')]); // \- is invalid with the u flag
+    expect(errorsOf('filter[shortDescription][notMatch]=%5Cq')).toEqual([err('query.filter.shortDescription.notMatch', 'invalid_filter_value')]); // \q: no such escape in RE2
+    expect(errorsOf('filter[shortDescription][match]=(a)%5C1')).toEqual([err('query.filter.shortDescription.match', 'invalid_filter_value')]); // RE2 has no backreferences (D-68)
     expect(errorsOf(`filter[shortDescription][match]=${'a'.repeat(257)}`)).toEqual([err('query.filter.shortDescription.match', 'invalid_filter_value')]);
   });
   it('sameas naming an unknown field or one of another type: invalid_filter_value', () => {

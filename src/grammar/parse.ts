@@ -3,7 +3,7 @@
 import type { FilterFieldSpec, ListSpec, OperatorSpec } from '../spec/types.ts';
 import { coerceValue } from './coerce.ts';
 import { splitList } from './list-values.ts';
-import { regexProblem } from './regex.ts';
+import { likeProblem, regexProblem } from './regex.ts';
 import type { FilterClause, GrammarError, ListQuery, SortKey } from './types.ts';
 import { valueCoercion } from './value-types.ts';
 
@@ -103,6 +103,10 @@ function readValues(field: FilterFieldSpec, operator: OperatorSpec, raw: string,
       const values = coerceAll([raw]);
       if (values && (operator.name === 'match' || operator.name === 'notMatch')) {
         const problem = regexProblem(raw);
+        if (problem) return invalid(problem);
+      }
+      if (values && (operator.name === 'like' || operator.name === 'notLike')) {
+        const problem = likeProblem(raw);
         if (problem) return invalid(problem);
       }
       return values;
