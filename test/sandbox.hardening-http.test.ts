@@ -1,5 +1,6 @@
 // Issue 13, first half, over HTTP against a real sandbox: regex and wildcard filters in bounded time (D-68), HEAD and
 // malformed path encoding (D-69), Node's own errors in the envelope (D-70), coercion (D-71, D-72), error details (D-73).
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
@@ -49,5 +50,91 @@ describe('match and like answer in bounded time while other requests are served 
       expect(answer.headers.get('x-careapi-env')).toBe('Sandbox');
       expect(answer.json.errors[0].code).toBe('invalid_filter_value');
     }
+  });
+});
+
+describe('malformed path encoding and HEAD (D-69)', () => {
+  it.each([
+    ['GET', '/cases/%zz'],
+    ['GET', '/cases/%C3%28'], // percent-encoded bytes that are not UTF-8
+    ['PATCH', '/cases/%zz/'],
+    ['GET', '/cases/CS1/comments/%E0%A4%A'],
+  ])('%s %s is 400 in the envelope', async (method, path) => {
+    const answer = await h.call('sandbox', 'customer', method, path);
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.headers.get('x-careapi-env')).toBe('Sandbox');
+    expect(answer.json.errors).toEqual([expect.objectContaining({ status: '400', code: 'invalid_path', detail: expect.stringMatching(/^path: /) })]);
+  });
+
+  it('serves HEAD wherever GET is: the GET answer\'s status and headers, no body', async () => {
+    const caseId = (await h.call('sandbox', 'customer', 'GET', '/cases?page[size]=1')).json.data[0].id;
+    for (const path of ['/cases?page[size]=3', `/cases/${caseId}`, '/contracts', '/cases/CS404404404']) {
+      const get = await h.call('sandbox', 'customer', 'GET', path);
+      const head = await h.call('sandbox', 'customer', 'HEAD', path);
+      expect(head.status, path).toBe(get.status);
+      expect(head.bytes.length, path).toBe(0);
+      for (const name of ['content-type', 'content-length', 'x-careapi-env']) expect(head.headers.get(name), `${path} ${name}`).toBe(get.headers.get(name));
+    }
+    const anonymous = await h.call('production', null, 'HEAD', '/cases');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('x-careapi-env')).toBe('Production');
+  });
+
+  it('lists HEAD in Allow wherever GET is allowed', async () => {
+    const cases = await h.call('sandbox', 'customer', 'PUT', '/cases');
+    expect(cases.status).toBe(405);
+    expect(cases.headers.get('allow')).toBe('GET, HEAD, POST');
+    const one = await h.call('sandbox', 'customer', 'DELETE', '/cases/CS1');
+    expect(one.headers.get('allow')).toBe('GET, HEAD, PATCH');
+    const trigger = await h.call('production', 'customer', 'POST', '/events/case.updated'); // D-37
+    expect(trigger.headers.get('allow')).toBe('GET, HEAD');
+    const key = await h.call('sandbox', 'customer', 'PUT', '/apikeys/AK1');
+    expect(key.headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH');
+  });
+});
+
+describe("Node's own errors carry the envelope and X-CareAPI-Env (D-70)", () => {
+  /** Write raw bytes on a fresh connection and read the whole answer until the server closes it. */
+  function raw(bytes: string): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(h.sandbox.port, '127.0.0.1', () => socket.write(bytes));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const [head, ...rest] = text.split('\r\n\r\n');
+        const [statusLine, ...lines] = head.split('\r\n');
+        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        let body: any;
+        try {
+          body = JSON.parse(rest.join('\r\n\r\n'));
+        } catch {
+          body = rest.join('\r\n\r\n');
+        }
+        resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+      });
+    });
+  }
+
+  it.each([
+    ['an over-long URL (20 kB filter value) in sandbox', `GET /care/v0/sandbox/cases?filter[shortDescription]=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, 'Sandbox'],
+    ['an over-long header in production', `GET /care/v0/cases HTTP/1.1\r\nHost: x\r\nX-Long: ${'b'.repeat(20_000)}\r\n\r\n`, 431, 'Production'],
+    ['a malformed header line in sandbox', 'GET /care/v0/sandbox/cases HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n', 400, 'Sandbox'],
+    ['a malformed request line (no readable URL: the default, Production)', 'G@T / HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'Production'],
+  ])('%s', async (_, bytes, status, env) => {
+    const answer = await raw(bytes);
+    expect(answer.status).toBe(status);
+    expect(answer.headers['x-careapi-env']).toBe(env);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.body.meta.requestId).toMatch(/^req_/);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ status: String(status), detail: expect.any(String), code: expect.any(String) })]);
+    expect(answer.body.errors[0].title).toMatch(status === 431 ? 'Request Header Fields Too Large' : 'Bad Request');
+  });
+
+  it('keeps serving other requests afterwards', async () => {
+    await raw('G@T / HTTP/1.1\r\n\r\n');
+    expect((await h.call('sandbox', 'customer', 'GET', '/contracts')).status).toBe(200);
   });
 });
