@@ -138,3 +138,36 @@ describe("Node's own errors carry the envelope and X-CareAPI-Env (D-70)", () => 
     expect((await h.call('sandbox', 'customer', 'GET', '/contracts')).status).toBe(200);
   });
 });
+
+describe('coercion over HTTP (D-71, D-72)', () => {
+  it('compares a sub-millisecond datetime bound exactly, in SQL as in the grammar (D-71)', async () => {
+    const one = (await h.call('sandbox', 'customer', 'GET', '/cases?page[size]=1&sort=-createdAt')).json.data[0];
+    const half = one.createdAt.replace('Z', '500Z'); // half a millisecond after the case was created
+    const idsOf = async (query: string) => {
+      const answer = await h.call('sandbox', 'customer', 'GET', `/cases?page[size]=200&${query}`);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.json.data.map((c: { id: string }) => c.id);
+    };
+    expect(await idsOf(`filter[createdAt][ge]=${one.createdAt}&filter[createdAt][lt]=${half}`)).toContain(one.id);
+    expect(await idsOf(`filter[createdAt][le]=${half}&filter[createdAt][gt]=${half}`)).toEqual([]);
+    expect(await idsOf(`filter[createdAt][eq]=${half}`)).toEqual([]);
+    expect(await idsOf(`filter[createdAt][in]=${half}`)).toEqual([]);
+    expect(await idsOf(`filter[createdAt][ne]=${half}&filter[id]=${one.id}`)).toEqual([one.id]);
+  });
+
+  it('reads "1e1" as the integer 10 and TRUE / Yes / oFF as booleans (D-72)', async () => {
+    const open = await h.call('sandbox', 'customer', 'GET', '/cases?filter[status]=1e1&page[size]=5');
+    expect(open.status, open.text).toBe(200);
+    expect(open.json.data.length).toBeGreaterThan(0);
+    expect(open.json.data.every((c: { status: number }) => c.status === 10)).toBe(true);
+    const caseId = open.json.data[0].id;
+    const patched = await h.call('sandbox', 'customer', 'PATCH', `/cases/${caseId}`, { priority: '2e0' });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.json.data.priority).toBe(2);
+    for (const [input, want] of [['TRUE', true], ['Yes', true], ['oFF', false]] as const) {
+      const created = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: 'http://127.0.0.1:9/', enabled: input });
+      expect(created.status, `${input}: ${created.text}`).toBe(201);
+      expect(created.json.data.enabled).toBe(want);
+    }
+  });
+});

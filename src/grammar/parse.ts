@@ -2,6 +2,7 @@
 // collecting one GrammarError per problem. Other query parameters are not the grammar's business.
 import type { FilterFieldSpec, ListSpec, OperatorSpec } from '../spec/types.ts';
 import { coerceValue } from './coerce.ts';
+import { exactDatetimeClause } from './datetime-bounds.ts';
 import { splitList } from './list-values.ts';
 import { likeProblem, regexProblem } from './regex.ts';
 import type { FilterClause, GrammarError, ListQuery, SortKey } from './types.ts';
@@ -174,7 +175,10 @@ export function parseListQuery(query: URLSearchParams | string, list: ListSpec, 
     }
     seen.add(`${fieldName}\u0000${operatorName}`);
     const values = readValues(field, operator, raw, list, location, errors);
-    if (values) filters.push({ field: fieldName, operator: operatorName, type: field.type, values });
+    if (!values) continue;
+    const clause: FilterClause = { field: fieldName, operator: operatorName, type: field.type, values };
+    if (field.type !== 'datetime' || values.length === 0) filters.push(clause);
+    else filters.push(exactDatetimeClause(clause, operator.arity === 'single' ? [raw] : (splitList(raw) as { values: string[] }).values));
   }
   return { query: { page, sort, filters }, errors };
 }
