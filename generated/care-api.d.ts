@@ -587,6 +587,13 @@ export interface components {
          *     field of the same resource), `list` (one or more comma-separated values) and `pair` (exactly two comma-separated
          *     values). Semantics are in decision D-22; a comma or backslash inside a list value is escaped with a backslash
          *     (decision D-23).
+         *
+         *     Patterns (decision D-68): `match`/`notMatch` take an RE2 regular expression (the syntax of Go's `regexp` and
+         *     Google RE2: no backreferences, no lookahead or lookbehind), found anywhere in the value, case-sensitive, on
+         *     code points; at most 256 characters, and at most 1000 compiled instructions (counted repetitions multiply, so
+         *     `(a?){200}a{200}` is refused). `like`/`notLike` take a wildcard pattern of at most 256 characters. A pattern
+         *     outside these rules is 400 (`invalid_filter_value`). Both are evaluated in time proportional to pattern size ×
+         *     value length, never by backtracking.
          * @example eq
          * @enum {string}
          */
@@ -1120,7 +1127,7 @@ export interface components {
          */
         CaseCreate: {
             /**
-             * @description Contract the case is opened under; one the account controls, else 403.
+             * @description Contract the case is opened under; one the account controls, else 403 (an empty id is 400, decision D-73).
              * @example CT0000101
              */
             contract: string;
@@ -1161,7 +1168,7 @@ export interface components {
          */
         CaseUpdate: {
             /**
-             * @description Move the case to another contract the account controls (else 403).
+             * @description Move the case to another contract the account controls (else 403; an empty id is 400, decision D-73).
              * @example CT0000102
              */
             contract?: string;

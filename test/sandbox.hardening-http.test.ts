@@ -171,3 +171,33 @@ describe('coercion over HTTP (D-71, D-72)', () => {
     }
   });
 });
+
+describe('error details (D-73)', () => {
+  it('names the index of each bad element of a list filter, so no two details are the same', async () => {
+    const answer = await h.call('sandbox', 'customer', 'GET', '/cases?filter[status][in]=1,x,y');
+    expect(answer.status).toBe(400);
+    expect(answer.json.errors.map((e: { detail: string }) => e.detail.split(':')[0])).toEqual(['query.filter.status.in.1', 'query.filter.status.in.2']);
+  });
+
+  it('answers an empty contract id 400 (not 403 "contract  is not accessible")', async () => {
+    const created = await h.call('sandbox', 'customer', 'POST', '/cases', { contract: '', shortDescription: 'x' });
+    expect(created.status, created.text).toBe(400);
+    expect(created.json.errors).toEqual([expect.objectContaining({ detail: 'body.contract: String should have at least 1 character', code: 'string_too_short' })]);
+    const caseId = (await h.call('sandbox', 'customer', 'GET', '/cases?page[size]=1')).json.data[0].id;
+    const moved = await h.call('sandbox', 'customer', 'PATCH', `/cases/${caseId}`, { contract: '' });
+    expect(moved.status, moved.text).toBe(400);
+    expect(moved.json.errors[0].code).toBe('string_too_short');
+  });
+
+  it('says which contacts the account kind may name', async () => {
+    const contract = await firstContract('customer');
+    const partnerContact = 'jonas.berg@partner.example'; // a contact of the seeded partner
+    const byCustomer = await h.call('sandbox', 'customer', 'POST', '/cases', { contract, shortDescription: 'x', watchList: [partnerContact] });
+    expect(byCustomer.status, byCustomer.text).toBe(400);
+    expect(byCustomer.json.errors[0].detail).toBe(`body.watchList.0: ${partnerContact} is not a contact of the customer (a customer account may name only its own contacts)`);
+    const partnerContract = await firstContract('partner');
+    const byPartner = await h.call('sandbox', 'partner', 'POST', '/cases', { contract: partnerContract, shortDescription: 'x', watchList: ['nobody@nowhere.example'] });
+    expect(byPartner.status, byPartner.text).toBe(400);
+    expect(byPartner.json.errors[0].detail).toBe('body.watchList.0: nobody@nowhere.example is not a contact of the customer or of the partner');
+  });
+});

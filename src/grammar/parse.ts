@@ -84,15 +84,16 @@ function readValues(field: FilterFieldSpec, operator: OperatorSpec, raw: string,
     errors.push({ location, problem, code: 'invalid_filter_value' });
     return null;
   };
-  const coerceAll = (texts: string[]) => {
+  // `indexed`: an element of a list names its index, as body locations do (`query.filter.status.in.1`, D-73).
+  const coerceAll = (texts: string[], indexed: boolean) => {
     const values: FilterClause['values'] = [];
     let failed = false;
-    for (const text of texts) {
+    for (const [index, text] of texts.entries()) {
       const coerced = coerceValue(valueCoercion(field.type), text, 'query');
       if (coerced.ok) values.push(coerced.value as string | number | boolean);
       else {
         failed = true;
-        errors.push({ location, problem: coerced.problem, code: coerced.code });
+        errors.push({ location: indexed ? `${location}.${index}` : location, problem: coerced.problem, code: coerced.code });
       }
     }
     return failed ? null : values;
@@ -101,7 +102,7 @@ function readValues(field: FilterFieldSpec, operator: OperatorSpec, raw: string,
     case 'none':
       return raw === '' ? [] : invalid(`operator '${operator.name}' takes no value: write filter[${field.name}][${operator.name}]`);
     case 'single': {
-      const values = coerceAll([raw]);
+      const values = coerceAll([raw], false);
       if (values && (operator.name === 'match' || operator.name === 'notMatch')) {
         const problem = regexProblem(raw);
         if (problem) return invalid(problem);
@@ -125,7 +126,7 @@ function readValues(field: FilterFieldSpec, operator: OperatorSpec, raw: string,
       if (operator.arity === 'pair' && split.values.length !== 2) {
         return invalid(`operator '${operator.name}' takes exactly two comma-separated values, got ${split.values.length}`);
       }
-      return coerceAll(split.values);
+      return coerceAll(split.values, true);
     }
   }
 }
