@@ -2078,7 +2078,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is invalid: a value that cannot be converted to its field's type, an invalid contact e-mail, an invalid filter field, operator or value, an invalid sort field, a missing required field, or an unknown field (seed section 7). One error object per problem. */
+        /** @description The request is invalid: a value that cannot be converted to its field's type, an invalid contact e-mail, an invalid filter field, operator or value, an invalid sort field, a missing required field, an unknown field (seed section 7), or a path with malformed percent-encoding such as `%zz` (decision D-69). One error object per problem. */
         BadRequest: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
@@ -2543,6 +2543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2573,6 +2574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2736,6 +2738,7 @@ export interface operations {
                     "application/json": components["schemas"]["CaseResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2913,6 +2916,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3052,6 +3056,7 @@ export interface operations {
                     "application/json": components["schemas"]["AttachmentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3098,6 +3103,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3185,6 +3191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -3309,6 +3316,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3428,6 +3436,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3456,6 +3465,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
