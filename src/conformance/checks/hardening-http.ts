@@ -131,6 +131,7 @@ export const hardeningHttpChecks: Check[] = [
     area: 'validation',
     title: 'Each bad element of a list filter gets its own error, located by its index (D-73)',
     statements: ['S7.error-object', 'S1.filter-invalid'],
+    needs: ['state'], // a stateless mock answers its example body
     async run(ctx) {
       const x = await ctx.customer.request({ method: 'GET', path: ctx.path('listCases'), query: 'filter[status][in]=1,x,y' });
       const errors = expectErrors(x, 400, 'listCases ?filter[status][in]=1,x,y', 2);
