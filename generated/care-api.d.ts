@@ -587,6 +587,13 @@ export interface components {
          *     field of the same resource), `list` (one or more comma-separated values) and `pair` (exactly two comma-separated
          *     values). Semantics are in decision D-22; a comma or backslash inside a list value is escaped with a backslash
          *     (decision D-23).
+         *
+         *     Patterns (decision D-68): `match`/`notMatch` take an RE2 regular expression (the syntax of Go's `regexp` and
+         *     Google RE2: no backreferences, no lookahead or lookbehind), found anywhere in the value, case-sensitive, on
+         *     code points; at most 256 characters, and at most 1000 compiled instructions (counted repetitions multiply, so
+         *     `(a?){200}a{200}` is refused). `like`/`notLike` take a wildcard pattern of at most 256 characters. A pattern
+         *     outside these rules is 400 (`invalid_filter_value`). Both are evaluated in time proportional to pattern size ×
+         *     value length, never by backtracking.
          * @example eq
          * @enum {string}
          */
@@ -1120,7 +1127,7 @@ export interface components {
          */
         CaseCreate: {
             /**
-             * @description Contract the case is opened under; one the account controls, else 403.
+             * @description Contract the case is opened under; one the account controls, else 403 (an empty id is 400, decision D-73).
              * @example CT0000101
              */
             contract: string;
@@ -1161,7 +1168,7 @@ export interface components {
          */
         CaseUpdate: {
             /**
-             * @description Move the case to another contract the account controls (else 403).
+             * @description Move the case to another contract the account controls (else 403; an empty id is 400, decision D-73).
              * @example CT0000102
              */
             contract?: string;
@@ -2071,7 +2078,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is invalid: a value that cannot be converted to its field's type, an invalid contact e-mail, an invalid filter field, operator or value, an invalid sort field, a missing required field, or an unknown field (seed section 7). One error object per problem. */
+        /** @description The request is invalid: a value that cannot be converted to its field's type, an invalid contact e-mail, an invalid filter field, operator or value, an invalid sort field, a missing required field, an unknown field (seed section 7), or a path with malformed percent-encoding such as `%zz` (decision D-69). One error object per problem. */
         BadRequest: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
@@ -2536,6 +2543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2566,6 +2574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2729,6 +2738,7 @@ export interface operations {
                     "application/json": components["schemas"]["CaseResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2906,6 +2916,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3045,6 +3056,7 @@ export interface operations {
                     "application/json": components["schemas"]["AttachmentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3091,6 +3103,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3178,6 +3191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -3302,6 +3316,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3421,6 +3436,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3449,6 +3465,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];

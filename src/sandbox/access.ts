@@ -62,8 +62,17 @@ export function contactProblem(
   if (allowed !== 'partner' && customerOrg) for (const c of store.contactsOf(env, customerOrg)) pool.add(c);
   if (allowed !== 'customer' && account.kind === 'partner') for (const c of store.contactsOf(env, account.id)) pool.add(c);
   if (pool.has(email)) return null;
-  const who = allowed === 'customer' ? 'a contact of the customer' : allowed === 'partner' ? 'a contact of the partner' : 'a contact of the customer or the partner';
+  const who = allowedContacts(allowed, account.kind);
   return { detail: `${where}: ${email} is not ${who}`, code: 'contact_not_allowed' };
+}
+
+/** The rule a refused contact broke, for the kind of account that named it (seed section 2, D-73). */
+function allowedContacts(allowed: ContactRole | 'partner', kind: Account['kind']): string {
+  if (allowed === 'customer') return 'a contact of the customer';
+  if (allowed === 'partner') return 'a contact of the partner (a partner comment names a partner contact)';
+  return kind === 'partner'
+    ? 'a contact of the customer or of the partner'
+    : 'a contact of the customer (a customer account may name only its own contacts)';
 }
 
 export { badRequest };

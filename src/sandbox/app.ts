@@ -13,6 +13,7 @@ import { createDispatcher } from './dispatcher.ts';
 import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
+import { answerClientError } from './http/client-error.ts';
 import { handleToken } from './http/token.ts';
 import { ApiError, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
@@ -86,9 +87,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
     const match = router.match(req.method ?? 'GET', url.pathname);
-    const env = match.kind === 'none' ? match.env : match.kind === 'method' ? match.env : match.route.env;
+    const env = match.kind === 'found' ? match.route.env : match.env;
     const headers: Record<string, string> = env ? { 'X-CareAPI-Env': envHeader(env) } : {};
     try {
+      if (match.kind === 'malformed') {
+        throw new ApiError(400, { detail: `path: malformed percent-encoding in ${url.pathname}`, code: 'invalid_path' });
+      }
       if (match.kind === 'none') {
         throw new ApiError(404, { detail: `path: no operation at ${req.method} ${url.pathname}`, code: 'not_found' });
       }
@@ -189,6 +193,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     });
   });
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
