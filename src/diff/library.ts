@@ -1,0 +1,182 @@
+// The generic OpenAPI part of the comparison, done by api-smart-diff (docs/decisions.md D-52): it resolves $refs
+// and classifies each change by where it is seen (request or response). What it does not know we adapt here:
+// - webhooks (OpenAPI 3.1) it leaves unclassified, so each is shown to it as a synthetic operation whose
+//   RESPONSE is the event (payload = body, delivery headers = response headers): the service writes it and the
+//   integrator reads it, exactly like a response; findings are mapped back to `/webhooks/...` pointers;
+// - its findings under `components` repeat what it reports at each place of use, so they are dropped;
+// - a narrowed enum in a response or event is breaking for us (integrators key workflows on those codes);
+// - it gives no rule ids: one is derived from where the change is and what happened.
+import { apiCompare } from 'api-smart-diff';
+import { deref } from '../spec/refs.ts';
+import { makeChange, toPointer } from './pointer.ts';
+import type { Change, Classification, Direction } from './types.ts';
+
+const WEBHOOK_PREFIX = '/__webhook__/';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** Extensions our own rules read (care-lists.ts, care-contract.ts); the library's findings on them are dropped. */
+const OWN_EXTENSIONS = new Set(['x-care-operators', 'x-care-value-type', 'x-care-environments', 'x-care-environment']);
+const DOC_KEYWORDS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'operationId']);
+
+type Segment = string | number;
+
+interface LibraryDiff {
+  action: 'add' | 'remove' | 'replace' | 'rename';
+  path: Segment[];
+  type: 'breaking' | 'non-breaking' | 'annotation' | 'unclassified' | 'deprecated';
+  description?: string;
+}
+
+/** The document as api-smart-diff should see it: webhooks turned into synthetic response-shaped operations. */
+function prepare(document: any): any {
+  const prepared = { ...document, paths: { ...(document.paths ?? {}) } };
+  delete prepared.webhooks;
+  for (const [name, itemOrRef] of Object.entries<any>(document.webhooks ?? {})) {
+    const item = deref(document, itemOrRef) ?? {};
+    const synthetic: any = {};
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const body = deref(document, operation.requestBody);
+      const headers: Record<string, unknown> = {};
+      for (const raw of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
+        const parameter = deref(document, raw);
+        if (parameter?.in !== 'header') continue;
+        const { name: headerName, in: _in, ...header } = parameter;
+        headers[headerName] = header;
+      }
+      const { requestBody: _body, parameters: _parameters, responses: _replies, ...rest } = operation;
+      synthetic[method] = {
+        ...rest,
+        responses: { '200': { description: body?.description ?? 'event', headers, content: body?.content ?? {} } },
+      };
+    }
+    prepared.paths[WEBHOOK_PREFIX + name] = synthetic;
+  }
+  return prepared;
+}
+
+/** Index of the header parameter `name` of a webhook operation in `document`, for the pointer on that side. */
+function webhookHeaderIndex(document: any, name: string, method: string, header: string): number | undefined {
+  const operation = deref(document, document?.webhooks?.[name])?.[method];
+  const index = (operation?.parameters ?? []).findIndex((p: any) => deref(document, p)?.name === header);
+  return index >= 0 ? index : undefined;
+}
+
+/** Synthetic webhook path segments back to the real ones of one side (undefined when absent there). */
+function realSegments(segments: Segment[], document: any): Segment[] | undefined {
+  if (segments[0] !== 'paths' || !String(segments[1]).startsWith(WEBHOOK_PREFIX)) return segments;
+  const name = String(segments[1]).slice(WEBHOOK_PREFIX.length);
+  const method = segments[2];
+  const head: Segment[] = ['webhooks', name];
+  if (method === undefined) return head;
+  const rest = segments.slice(3);
+  if (rest[0] !== 'responses') return [...head, method, ...rest];
+  if (rest.length <= 2) return [...head, method, 'requestBody'];
+  if (rest[2] === 'headers') {
+    if (rest.length === 3) return [...head, method, 'parameters'];
+    const index = webhookHeaderIndex(document, name, String(method), String(rest[3]));
+    return index === undefined ? undefined : [...head, method, 'parameters', index, ...rest.slice(4)];
+  }
+  return [...head, method, 'requestBody', ...rest.slice(2)];
+}
+
+function verb(action: LibraryDiff['action']): string {
+  return { add: 'added', remove: 'removed', replace: 'changed', rename: 'renamed' }[action];
+}
+
+/** What part of a schema or object changed, from the last segments. */
+function detail(rest: Segment[]): string {
+  const last = String(rest[rest.length - 1] ?? '');
+  const parent = String(rest[rest.length - 2] ?? '');
+  if (rest.includes('enum') && (parent === 'enum' || last === 'enum')) return 'enum';
+  if (last === 'required' || parent === 'required') return 'required';
+  if (parent === 'properties') return 'property';
+  if (last === 'type') return 'type';
+  if (last === 'schema' || last === 'content') return 'schema';
+  return last.startsWith('x-') ? 'extension' : /^\d+$/.test(last) ? parent || 'item' : last;
+}
+
+interface Place {
+  direction: Direction;
+  operation?: string;
+  area: string;
+}
+
+function placeOf(segments: Segment[]): Place {
+  const root = String(segments[0]);
+  if (root !== 'paths' && root !== 'webhooks') return { direction: 'document', area: `document.${root}` };
+  const isWebhook = root === 'webhooks';
+  const method = segments[2] === undefined ? undefined : String(segments[2]);
+  const operation = method && METHODS.includes(method)
+    ? isWebhook ? `webhook ${segments[1]}` : `${method.toUpperCase()} ${segments[1]}`
+    : undefined;
+  const rest = segments.slice(3);
+  const section = String(rest[0] ?? '');
+  if (isWebhook) {
+    if (section === 'requestBody') return { direction: 'event', operation, area: 'event.body' };
+    if (section === 'parameters') return { direction: 'event', operation, area: 'event.header' };
+    if (section === 'responses') return { direction: 'event-reply', operation, area: 'event-reply' };
+    return { direction: 'event', operation, area: section ? `event.${section}` : 'event' };
+  }
+  if (section === 'parameters') return { direction: 'request', operation, area: 'request.parameter' };
+  if (section === 'requestBody') return { direction: 'request', operation, area: 'request.body' };
+  if (section === 'responses') {
+    if (rest.length <= 2) return { direction: 'response', operation, area: 'response.status' };
+    return { direction: 'response', operation, area: rest[2] === 'headers' ? 'response.header' : 'response.body' };
+  }
+  return { direction: 'request', operation, area: section ? `operation.${section}` : 'operation' };
+}
+
+function isDocumentation(segments: Segment[]): boolean {
+  return segments.some((s) => DOC_KEYWORDS.has(String(s)) || String(s).startsWith('x-'))
+    || ['info', 'tags', 'externalDocs', 'x-tagGroups', 'openapi', 'jsonSchemaDialect'].includes(String(segments[0]));
+}
+
+function classify(diff: LibraryDiff, segments: Segment[], place: Place): { classification: Classification; rule: string } {
+  const rest = segments.slice(3);
+  const whole = segments.length <= 3 && place.operation !== undefined;
+  let base: string;
+  if (whole) base = place.direction === 'event' ? 'event' : 'operation';
+  else if (place.area === 'response.status') base = place.area;
+  else base = `${place.area}.${detail(rest)}`;
+  if (diff.type === 'deprecated') return { classification: 'non-breaking', rule: `${whole ? 'operation' : place.area}.deprecated` };
+  if (diff.type === 'annotation' || (diff.type === 'unclassified' && isDocumentation(segments))) {
+    return { classification: 'documentation', rule: `${base}.${verb(diff.action)}` };
+  }
+  const readByIntegrator = place.direction === 'response' || place.direction === 'event';
+  if (readByIntegrator && base.endsWith('.enum') && diff.action === 'remove') {
+    return { classification: 'breaking', rule: `${place.area}.enum.narrowed` };
+  }
+  if (readByIntegrator && base.endsWith('.enum') && diff.action === 'add') {
+    return { classification: 'breaking', rule: `${place.area}.enum.widened` };
+  }
+  if (diff.type === 'unclassified') return { classification: 'breaking', rule: `${base}.${verb(diff.action)}.unclassified` };
+  return { classification: diff.type, rule: `${base}.${verb(diff.action)}` };
+}
+
+/** The library's findings, adapted; `components`, top-level `security` and `servers` are left to our rules. */
+export function libraryChanges(base: any, head: any): Change[] {
+  const { diffs } = apiCompare(prepare(base), prepare(head)) as { diffs: LibraryDiff[] };
+  const changes: Change[] = [];
+  for (const diff of diffs) {
+    const root = String(diff.path[0]);
+    if (root === 'components' || root === 'security' || root === 'servers') continue;
+    if (root === 'paths' && diff.path[3] === 'security') continue;
+    if (diff.path.some((segment) => OWN_EXTENSIONS.has(String(segment)))) continue;
+    const baseSegments = diff.action === 'add' ? undefined : realSegments(diff.path, base);
+    const headSegments = diff.action === 'remove' ? undefined : realSegments(diff.path, head);
+    const segments = headSegments ?? baseSegments ?? diff.path;
+    const place = placeOf(segments);
+    const { classification, rule } = classify(diff, segments, place);
+    changes.push(makeChange({
+      rule,
+      classification,
+      direction: place.direction,
+      ...(place.operation ? { operation: place.operation } : {}),
+      ...(baseSegments ? { basePointer: toPointer(baseSegments) } : {}),
+      ...(headSegments ? { headPointer: toPointer(headSegments) } : {}),
+      message: (diff.description ?? '').trim() || `${verb(diff.action)} ${toPointer(segments)}`,
+    }));
+  }
+  return changes;
+}
