@@ -1,7 +1,7 @@
 // The released baselines kept in the repository (releases/<version>/care-api.yaml, readable in a fresh clone) and
 // the acknowledgements of breaking changes for the next release (releases/acknowledged.yaml), D-53.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { parseAcknowledgements, type Acknowledgement } from '../../src/diff/gate.ts';
 
@@ -41,7 +41,7 @@ export function baselinePath(root: string, version: string): string {
 }
 
 export function readAcknowledgements(root: string, file = ACKNOWLEDGED_FILE): Acknowledgement[] {
-  const path = join(root, file);
+  const path = resolve(root, file);
   if (!existsSync(path)) return [];
   return parseAcknowledgements(parse(readFileSync(path, 'utf8')), file);
 }

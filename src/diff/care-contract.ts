@@ -76,7 +76,7 @@ function securityChanges(base: any, head: any, findings: RuleFindings): void {
     const ownBefore = before.operation.security !== undefined;
     const ownAfter = after.operation.security !== undefined;
     if ((ownBefore || ownAfter) && normalSecurity(was) !== normalSecurity(now)) {
-      findings.changes.push(makeChange({ rule: 'care.security.changed', classification: 'breaking', direction: 'request', operation: before.key, basePointer: `${before.pointer}/security`, headPointer: `${after.pointer}/security`, message: `security requirements of ${before.key} changed: ${normalSecurity(was)} → ${normalSecurity(now)}` }));
+      findings.changes.push(makeChange({ rule: 'care.security.changed', classification: 'breaking', direction: 'request', operation: before.key, basePointer: ownBefore ? `${before.pointer}/security` : '/security', headPointer: ownAfter ? `${after.pointer}/security` : '/security', message: `security requirements of ${before.key} changed: ${normalSecurity(was)} → ${normalSecurity(now)}` }));
     }
   }
   const schemesBefore = base.components?.securitySchemes ?? {};

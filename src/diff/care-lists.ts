@@ -69,6 +69,10 @@ function filterChanges(key: string, before: ListSide, after: ListSide, findings:
       push({ rule: 'care.filter.operator.added', classification: 'non-breaking', headPointer: at(after, name, 'properties', operator), message: `operator \`${operator}\` added to filter field \`${name}\`` }, at(after, name, 'properties', operator));
     }
   }
+  // Each field's `propertyNames` repeats the FilterOperator enum: the grammar's operators are judged once
+  // (operatorChanges), the field's own operators above.
+  for (const name of before.fields.keys()) findings.supersedes.push(`${at(before, name)}/propertyNames`);
+  for (const name of after.fields.keys()) findings.supersedes.push(`${at(after, name)}/propertyNames`);
   for (const name of after.fields.keys()) {
     if (before.fields.has(name)) continue;
     push({ rule: 'care.filter.field.added', classification: 'non-breaking', headPointer: at(after, name), message: `filter field \`${name}\` added` }, at(after, name));

@@ -84,27 +84,36 @@ function verb(action: LibraryDiff['action']): string {
   return { add: 'added', remove: 'removed', replace: 'changed', rename: 'renamed' }[action];
 }
 
-/** What part of a schema or object changed, from the last segments. */
-function detail(rest: Segment[]): string {
-  const last = String(rest[rest.length - 1] ?? '');
-  const parent = String(rest[rest.length - 2] ?? '');
-  if (rest.includes('enum') && (parent === 'enum' || last === 'enum')) return 'enum';
+/** What part of a schema or object changed, from the segments below the area ('' for the area as a whole). */
+function detail(inner: Segment[]): string {
+  if (inner.length === 0) return '';
+  const last = String(inner[inner.length - 1]);
+  const parent = String(inner[inner.length - 2] ?? '');
+  if (parent === 'enum' || last === 'enum') return 'enum';
   if (last === 'required' || parent === 'required') return 'required';
   if (parent === 'properties') return 'property';
-  if (last === 'type') return 'type';
-  if (last === 'schema' || last === 'content') return 'schema';
-  return last.startsWith('x-') ? 'extension' : /^\d+$/.test(last) ? parent || 'item' : last;
+  if (last.startsWith('x-')) return 'extension';
+  return /^\d+$/.test(last) ? parent || 'item' : last;
 }
 
 interface Place {
   direction: Direction;
   operation?: string;
   area: string;
+  /** Segments below the area: inside the schema, header or object that changed. */
+  inner: Segment[];
+}
+
+/** Below `content/<media type>/schema`, or `content` itself when the media types changed. */
+function bodyPlace(direction: Direction, operation: string | undefined, area: string, rest: Segment[]): Place {
+  if (rest[0] !== 'content') return { direction, operation, area, inner: rest };
+  if (rest.length <= 2) return { direction, operation, area: `${area}.content`, inner: [] };
+  return { direction, operation, area, inner: rest.slice(3) };
 }
 
 function placeOf(segments: Segment[]): Place {
   const root = String(segments[0]);
-  if (root !== 'paths' && root !== 'webhooks') return { direction: 'document', area: `document.${root}` };
+  if (root !== 'paths' && root !== 'webhooks') return { direction: 'document', area: `document.${root}`, inner: [] };
   const isWebhook = root === 'webhooks';
   const method = segments[2] === undefined ? undefined : String(segments[2]);
   const operation = method && METHODS.includes(method)
@@ -113,18 +122,20 @@ function placeOf(segments: Segment[]): Place {
   const rest = segments.slice(3);
   const section = String(rest[0] ?? '');
   if (isWebhook) {
-    if (section === 'requestBody') return { direction: 'event', operation, area: 'event.body' };
-    if (section === 'parameters') return { direction: 'event', operation, area: 'event.header' };
-    if (section === 'responses') return { direction: 'event-reply', operation, area: 'event-reply' };
-    return { direction: 'event', operation, area: section ? `event.${section}` : 'event' };
+    if (section === 'requestBody') return bodyPlace('event', operation, 'event.body', rest.slice(1));
+    if (section === 'parameters') return { direction: 'event', operation, area: 'event.header', inner: rest.slice(2) };
+    if (section === 'responses') return { direction: 'event-reply', operation, area: 'event-reply', inner: rest.slice(1) };
+    return { direction: 'event', operation, area: 'event', inner: rest };
   }
-  if (section === 'parameters') return { direction: 'request', operation, area: 'request.parameter' };
-  if (section === 'requestBody') return { direction: 'request', operation, area: 'request.body' };
+  if (section === 'parameters') return { direction: 'request', operation, area: 'request.parameter', inner: rest.slice(2) };
+  if (section === 'requestBody') return bodyPlace('request', operation, 'request.body', rest.slice(1));
   if (section === 'responses') {
-    if (rest.length <= 2) return { direction: 'response', operation, area: 'response.status' };
-    return { direction: 'response', operation, area: rest[2] === 'headers' ? 'response.header' : 'response.body' };
+    if (rest.length <= 2) return { direction: 'response', operation, area: 'response.status', inner: [] };
+    if (rest[2] === 'headers') return { direction: 'response', operation, area: 'response.header', inner: rest.slice(4) };
+    if (rest[2] === 'content') return bodyPlace('response', operation, 'response.body', rest.slice(2));
+    return { direction: 'response', operation, area: 'response', inner: rest.slice(2) };
   }
-  return { direction: 'request', operation, area: section ? `operation.${section}` : 'operation' };
+  return { direction: 'request', operation, area: 'operation', inner: rest };
 }
 
 function isDocumentation(segments: Segment[]): boolean {
@@ -132,31 +143,41 @@ function isDocumentation(segments: Segment[]): boolean {
     || ['info', 'tags', 'externalDocs', 'x-tagGroups', 'openapi', 'jsonSchemaDialect'].includes(String(segments[0]));
 }
 
+function typeSet(value: unknown): Set<string> {
+  return new Set((Array.isArray(value) ? value : [value]).filter((t) => t !== undefined).map(String));
+}
+
+/** A `type` change: a reader breaks when a type appears it did not expect; a writer when one it sent goes. */
+function typeChange(diff: LibraryDiff, readByIntegrator: boolean): Classification {
+  const before = typeSet(diff.before);
+  const after = typeSet(diff.after);
+  const gained = [...after].some((t) => !before.has(t) && !(t === 'integer' && before.has('number')));
+  const lost = [...before].some((t) => !after.has(t) && !(t === 'integer' && after.has('number')));
+  return (readByIntegrator ? gained : lost) ? 'breaking' : 'non-breaking';
+}
+
 function classify(diff: LibraryDiff, segments: Segment[], place: Place): { classification: Classification; rule: string } {
-  const rest = segments.slice(3);
-  const whole = segments.length <= 3 && place.operation !== undefined;
-  let base: string;
-  if (whole) base = place.direction === 'event' ? 'event' : 'operation';
-  else if (place.area === 'response.status') base = place.area;
-  else base = `${place.area}.${detail(rest)}`;
-  if (diff.type === 'deprecated') return { classification: 'non-breaking', rule: `${whole ? 'operation' : place.area}.deprecated` };
+  const what = detail(place.inner);
+  const base = what ? `${place.area}.${what}` : place.area;
+  const rule = (suffix: string) => `${base}.${suffix}`;
+  if (diff.type === 'deprecated') return { classification: 'non-breaking', rule: base.endsWith('.deprecated') ? base : rule('deprecated') };
   if (diff.type === 'annotation' || (diff.type === 'unclassified' && isDocumentation(segments))) {
-    return { classification: 'documentation', rule: `${base}.${verb(diff.action)}` };
+    return { classification: 'documentation', rule: rule(verb(diff.action)) };
   }
   const readByIntegrator = place.direction === 'response' || place.direction === 'event';
-  if (readByIntegrator && base.endsWith('.enum') && diff.action === 'remove') {
-    return { classification: 'breaking', rule: `${place.area}.enum.narrowed` };
-  }
-  if (readByIntegrator && base.endsWith('.enum') && diff.action === 'add') {
-    return { classification: 'breaking', rule: `${place.area}.enum.widened` };
-  }
-  if (diff.type === 'unclassified') return { classification: 'breaking', rule: `${base}.${verb(diff.action)}.unclassified` };
-  return { classification: diff.type, rule: `${base}.${verb(diff.action)}` };
+  if (readByIntegrator && what === 'enum' && diff.action === 'remove') return { classification: 'breaking', rule: rule('narrowed') };
+  if (readByIntegrator && what === 'enum' && diff.action === 'add') return { classification: 'breaking', rule: rule('widened') };
+  if (what === 'type' && diff.action === 'replace') return { classification: typeChange(diff, readByIntegrator), rule: rule('changed') };
+  // A request field that goes is refused (additionalProperties: false, D-35) or silently ignored: breaking both ways.
+  if (place.direction === 'request' && what === 'property' && diff.action === 'remove') return { classification: 'breaking', rule: rule('removed') };
+  if (diff.type === 'unclassified') return { classification: 'breaking', rule: rule(`${verb(diff.action)}.unclassified`) };
+  return { classification: diff.type, rule: rule(verb(diff.action)) };
 }
 
 /** The library's findings, adapted; `components`, top-level `security` and `servers` are left to our rules. */
 export function libraryChanges(base: any, head: any): Change[] {
-  const { diffs } = apiCompare(prepare(base), prepare(head)) as { diffs: LibraryDiff[] };
+  // Cloned: the library may resolve references in place, and callers keep using their documents.
+  const { diffs } = apiCompare(prepare(structuredClone(base)), prepare(structuredClone(head))) as { diffs: LibraryDiff[] };
   const changes: Change[] = [];
   for (const diff of diffs) {
     const root = String(diff.path[0]);
