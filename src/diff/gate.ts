@@ -3,7 +3,7 @@
 // (for a removal) was already deprecated in the base with a sunset that has passed, or the head serves a new
 // path version (`/care/vN` with a higher N).
 import { deref } from '../spec/refs.ts';
-import { sunsetOf } from './deprecation.ts';
+import { readDeprecation } from '../spec/deprecation.ts';
 import { sideOperations, type SideOperation } from './operations.ts';
 import type { Change } from './types.ts';
 
@@ -37,8 +37,9 @@ export function pathVersion(document: any): number {
 
 /** Why a deprecated operation does not announce itself completely, or undefined when it does. */
 export function deprecationGap(document: any, side: SideOperation): string | undefined {
-  if (side.operation.deprecated !== true) return 'it is not `deprecated: true`';
-  if (!sunsetOf(side.operation)) return 'it has no `x-care-sunset: YYYY-MM-DD`';
+  const deprecation = readDeprecation(side.operation);
+  if (!deprecation) return 'it is not `deprecated: true`';
+  if ('problem' in deprecation) return deprecation.problem;
   if (side.kind === 'webhook') return undefined;
   for (const [status, raw] of Object.entries<any>(side.operation.responses ?? {})) {
     const headers = deref(document, raw)?.headers ?? {};
@@ -58,8 +59,8 @@ function route(change: Change, base: any, head: any, today: Date): { route?: str
     return gap ? { problem: `${change.operation} must be kept deprecated with Deprecation and Sunset headers (D-33): ${gap}` } : { route: `${change.operation} kept deprecated until ${after.operation['x-care-sunset']}` };
   }
   const before = sideOperations(base).get(change.operation);
-  const sunset = before && sunsetOf(before.operation);
-  if (sunset && sunset.getTime() <= today.getTime()) return { route: `${change.operation} removed after its sunset ${before!.operation['x-care-sunset']}` };
+  const announced = before && readDeprecation(before.operation);
+  if (announced && !('problem' in announced) && announced.sunset.getTime() <= today.getTime()) return { route: `${change.operation} removed after its sunset ${before!.operation['x-care-sunset']}` };
   return { problem: `${change.operation} is removed before it was deprecated with a sunset that has passed (D-33)` };
 }
 

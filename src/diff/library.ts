@@ -24,6 +24,8 @@ interface LibraryDiff {
   path: Segment[];
   type: 'breaking' | 'non-breaking' | 'annotation' | 'unclassified' | 'deprecated';
   description?: string;
+  before?: unknown;
+  after?: unknown;
 }
 
 /** The document as api-smart-diff should see it: webhooks turned into synthetic response-shaped operations. */

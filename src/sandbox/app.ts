@@ -36,7 +36,7 @@ function serialized(data: unknown): Buffer {
   return bytes;
 }
 
-const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow';
+const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset';
 
 export interface SandboxOptions {
   port?: number;
@@ -88,6 +88,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const match = router.match(req.method ?? 'GET', url.pathname);
     const env = match.kind === 'none' ? match.env : match.kind === 'method' ? match.env : match.route.env;
     const headers: Record<string, string> = env ? { 'X-CareAPI-Env': envHeader(env) } : {};
+    // A deprecated operation announces its sunset on every answer, errors included (D-33, from the bundle).
+    if (match.kind === 'found' && match.route.operation.deprecation) Object.assign(headers, match.route.operation.deprecation);
     try {
       if (match.kind === 'none') {
         throw new ApiError(404, { detail: `path: no operation at ${req.method} ${url.pathname}`, code: 'not_found' });
