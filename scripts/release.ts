@@ -51,13 +51,18 @@ function packageFiles(root: string): string[] {
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { date: { type: 'string' } } });
 
+const descriptionFile = resolve(repoRoot, 'openapi/openapi.yaml');
+const originalDescription = readFileSync(descriptionFile, 'utf8');
+let stamped = false;
+
 try {
   const version = positionals[0];
   if (!version || !isSemver(version)) throw new Error('usage: npm run release -- <version> (semver, e.g. 1.2.0)');
   const date = values.date ?? new Date().toISOString().slice(0, 10);
   const previous = latestRelease(repoRoot);
 
-  stampDescription(resolve(repoRoot, 'openapi/openapi.yaml'), version);
+  stampDescription(descriptionFile, version);
+  stamped = true;
   const head = await loadDescription('openapi', repoRoot);
   const acknowledged = readAcknowledgements(repoRoot);
   let changes = [] as ReturnType<typeof diffDescriptions>;
@@ -67,13 +72,14 @@ try {
     const result = gate(changes, acknowledged, base, head.document);
     if (!result.ok) {
       process.stderr.write(formatText(changes, { base: previous, head: version }, result));
-      throw new Error('the gate refuses this release; openapi/openapi.yaml keeps the new info.version');
+      throw new Error('the gate refuses this release');
     }
     for (const line of gateLines(result)) console.log(line);
     const problem = bumpProblem(previous, version, requiredBump(changes));
     if (problem) throw new Error(problem);
   }
 
+  stamped = false; // from here on the release is written whole
   for (const file of packageFiles(repoRoot)) stampJsonVersion(file, version);
   const changelogPath = resolve(repoRoot, 'CHANGELOG.md');
   const section = releaseSection(version, date, previous, changes, acknowledged);
@@ -88,6 +94,8 @@ try {
   writeFileSync(resolve(repoRoot, ACKNOWLEDGED_FILE), EMPTY_ACKNOWLEDGEMENTS);
   console.log(`released ${version}${previous ? ` (after ${previous}: ${changes.length} changes)` : ' (first release)'}: releases/${version}/care-api.yaml, CHANGELOG.md, generated/`);
 } catch (error) {
+  // A refused release leaves the description as it was.
+  if (stamped) writeFileSync(descriptionFile, originalDescription);
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 }
