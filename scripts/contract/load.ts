@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { runRedocly } from '../build/redocly.ts';
 
@@ -33,15 +33,16 @@ function git(root: string, args: string[]): string | undefined {
 
 export async function loadDescription(spec: string, root: string): Promise<LoadedDescription> {
   const path = resolve(root, spec);
-  if (existsSync(path) && statSync(path).isFile()) return { document: parseDescription(readFileSync(path, 'utf8')), label: spec };
+  const shown = relative(root, path).startsWith('..') ? path : relative(root, path);
+  if (existsSync(path) && statSync(path).isFile()) return { document: parseDescription(readFileSync(path, 'utf8')), label: shown };
   if (existsSync(path) && statSync(path).isDirectory()) {
     for (const bundle of ['care-api.yaml', 'generated/care-api.yaml']) {
       if (existsSync(join(path, bundle)) && !existsSync(join(path, 'openapi.yaml')) && !existsSync(join(path, 'openapi/openapi.yaml'))) {
-        return { document: parseDescription(readFileSync(join(path, bundle), 'utf8')), label: join(spec, bundle) };
+        return { document: parseDescription(readFileSync(join(path, bundle), 'utf8')), label: join(shown, bundle) };
       }
     }
     for (const source of ['openapi.yaml', 'openapi/openapi.yaml']) {
-      if (existsSync(join(path, source))) return { document: await bundleTree(join(path, source), root), label: join(spec, source) };
+      if (existsSync(join(path, source))) return { document: await bundleTree(join(path, source), root), label: join(shown, source) };
     }
     throw new Error(`${spec}: no care-api.yaml, openapi.yaml or openapi/openapi.yaml in this directory`);
   }

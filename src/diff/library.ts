@@ -57,6 +57,37 @@ function prepare(document: any): any {
   return prepared;
 }
 
+/** A path item as JSON with every local `$ref` expanded (memoised per ref; a cycle is left as its ref). */
+function expandedJson(document: any, value: unknown, memo: Map<string, unknown>): string {
+  const expand = (node: any, stack: string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => expand(item, stack));
+    if (!node || typeof node !== 'object') return node;
+    if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
+      const ref = node.$ref;
+      if (stack.includes(ref)) return { $cycle: ref };
+      if (!memo.has(ref)) memo.set(ref, expand(deref(document, { $ref: ref }), [...stack, ref]));
+      const { $ref: _ref, ...siblings } = node;
+      return Object.keys(siblings).length > 0 ? { $expanded: memo.get(ref), ...(expand(siblings, stack) as object) } : memo.get(ref);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, inner]) => [key, expand(inner, stack)]));
+  };
+  return JSON.stringify(expand(value, []));
+}
+
+/** Path items (synthetic webhooks included) whose expanded content is the same on both sides are left out of the
+ * comparison: the library's time grows with what it walks, and most releases touch few operations. */
+function dropUnchanged(base: any, head: any): void {
+  const baseMemo = new Map<string, unknown>();
+  const headMemo = new Map<string, unknown>();
+  for (const key of Object.keys(base.paths)) {
+    if (!(key in head.paths)) continue;
+    if (expandedJson(base, base.paths[key], baseMemo) === expandedJson(head, head.paths[key], headMemo)) {
+      delete base.paths[key];
+      delete head.paths[key];
+    }
+  }
+}
+
 /** Index of the header parameter `name` of a webhook operation in `document`, for the pointer on that side. */
 function webhookHeaderIndex(document: any, name: string, method: string, header: string): number | undefined {
   const operation = deref(document, document?.webhooks?.[name])?.[method];
@@ -193,8 +224,11 @@ function quietly<T>(work: () => T): T {
 
 /** The library's findings, adapted; `components`, top-level `security` and `servers` are left to our rules. */
 export function libraryChanges(base: any, head: any): Change[] {
-  // Cloned: the library may resolve references in place, and callers keep using their documents.
-  const { diffs } = quietly(() => apiCompare(prepare(structuredClone(base)), prepare(structuredClone(head)))) as { diffs: LibraryDiff[] };
+  // Cloned: the library resolves references in place, and callers keep using their documents.
+  const before = prepare(structuredClone(base));
+  const after = prepare(structuredClone(head));
+  dropUnchanged(before, after);
+  const { diffs } = quietly(() => apiCompare(before, after)) as { diffs: LibraryDiff[] };
   const changes: Change[] = [];
   for (const diff of diffs) {
     const root = String(diff.path[0]);
