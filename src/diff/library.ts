@@ -4,8 +4,10 @@
 //   RESPONSE is the event (payload = body, delivery headers = response headers): the service writes it and the
 //   integrator reads it, exactly like a response; findings are mapped back to `/webhooks/...` pointers;
 // - its findings under `components` repeat what it reports at each place of use, so they are dropped;
-// - a narrowed enum in a response or event is breaking for us (integrators key workflows on those codes);
-// - it gives no rule ids: one is derived from where the change is and what happened.
+// - where its verdict is wrong for us (D-52): a narrowed or widened enum read by the integrator, a removed request
+//   field, a `type` change judged by who reads it (classify);
+// - it gives no rule ids: one is derived from where the change is and what happened;
+// - path items equal on both sides are not given to it at all (dropUnchanged), to keep a diff well under 3 s.
 import { apiCompare } from 'api-smart-diff';
 import { deref } from '../spec/refs.ts';
 import { makeChange, toPointer } from './pointer.ts';
