@@ -37,7 +37,7 @@ function serialized(data: unknown): Buffer {
   return bytes;
 }
 
-const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow';
+const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset';
 
 export interface SandboxOptions {
   port?: number;
@@ -89,6 +89,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const match = router.match(req.method ?? 'GET', url.pathname);
     const env = match.kind === 'found' ? match.route.env : match.env;
     const headers: Record<string, string> = env ? { 'X-CareAPI-Env': envHeader(env) } : {};
+    // A deprecated operation announces its sunset on every answer, errors included (D-33, from the bundle).
+    if (match.kind === 'found' && match.route.operation.deprecation) Object.assign(headers, match.route.operation.deprecation);
     try {
       if (match.kind === 'malformed') {
         throw new ApiError(400, { detail: `path: malformed percent-encoding in ${url.pathname}`, code: 'invalid_path' });

@@ -2,6 +2,7 @@
 import type { Check } from '../check.ts';
 import { authChecks } from './auth.ts';
 import { coercionChecks } from './coercion.ts';
+import { deprecationChecks } from './deprecation.ts';
 import { filterChecks } from './filters.ts';
 import { hardeningHttpChecks } from './hardening-http.ts';
 import { operationsChecks } from './operations.ts';
@@ -14,6 +15,7 @@ import { webhookChecks } from './webhooks.ts';
 
 export const ALL_CHECKS: Check[] = [
   ...operationsChecks,
+  ...deprecationChecks,
   ...authChecks,
   ...paginationChecks,
   ...filterChecks,
