@@ -2,9 +2,14 @@
 // One delivery in flight per subscription (order kept, a hanging receiver stalls only itself), a global cap on
 // parallel attempts, Standard Webhooks signatures, retries with exponential backoff and jitter, Retry-After honoured,
 // 410 disables the subscription.
+// Scheduling (D-65): a due-queue keyed by subscription holds when each one is next due; one timer waits for the
+// earliest. Each delivery costs a few index lookups, never a scan of the backlog, and work is started in batches of
+// at most `concurrency` per turn of the event loop, so requests are served between batches.
 import type { Environment } from '../spec/types.ts';
 import { iso } from './context.ts';
+import { DueQueue } from './due-queue.ts';
 import { envHeader } from './http/envelope.ts';
+import { isLoopbackUrl } from './loopback.ts';
 import type { Delivery, Storage } from './store/types.ts';
 
 /** About 5 s, 5 min, 30 min, 2 h, 5 h and 10 h (D-17). */
@@ -22,6 +27,8 @@ export interface DispatcherOptions {
   /** Longest Retry-After honoured. */
   maxRetryAfterMs?: number;
   now?: () => number;
+  /** Deliver only to loopback addresses; any other target is refused without a connection (D-64). */
+  loopbackOnly?: boolean;
 }
 
 type Header = Record<string, string>;
@@ -52,11 +59,17 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
   const jitter = options.jitter ?? 0.2;
   const maxRetryAfter = options.maxRetryAfterMs ?? 36_000_000;
   const now = options.now ?? Date.now;
+  const loopbackOnly = options.loopbackOnly ?? false;
+  /** Subscriptions with an attempt running: their next delivery waits for it (order kept). */
   const inFlight = new Set<string>();
   const running = new Set<Promise<void>>();
+  /** When each subscription that is not in flight is next due. */
+  const queue = new DueQueue();
+  /** The last delivery id read into the queue: newer rows are picked up by `sync`. */
+  let seenId = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
-  let pumping = false;
+  let pumpQueued = false;
 
   async function attempt(delivery: Delivery): Promise<void> {
     const env = delivery.env as Environment;
@@ -64,6 +77,10 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     const event = store.get('events', env, delivery.eventId);
     if (!webhook || !event || !webhook.record.enabled) {
       store.finishDelivery(delivery.id, 'dropped', webhook ? 'subscription disabled' : 'subscription deleted');
+      return;
+    }
+    if (loopbackOnly && !isLoopbackUrl(webhook.record.url)) {
+      store.finishDelivery(delivery.id, 'refused', `refused: ${webhook.record.url} is not a loopback address (loopback-only)`);
       return;
     }
     const payload = event.record.payload;
@@ -107,58 +124,89 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     }
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    clearTimeout(timer);
-    // Deliveries of subscriptions in flight wait for that attempt to end (its completion pumps again).
-    const next = store.nextDeliveryAt(inFlight);
-    if (next === undefined) return;
-    timer = setTimeout(pump, Math.min(Math.max(0, next - now()), 60_000));
-    timer.unref?.();
+  /** Read deliveries queued since the last look into the due-queue (cost: the new rows only). */
+  function sync(): void {
+    const { lastId, heads } = store.pendingHeadsSince(seenId);
+    seenId = lastId;
+    for (const head of heads) {
+      if (inFlight.has(head.webhookId)) continue; // its completion reads its next head
+      const known = queue.timeOf(head.webhookId);
+      if (known === undefined || head.nextAt < known) queue.set(head.webhookId, head.nextAt);
+    }
   }
 
+  /** Run `pump` after pending I/O (requests) has been served; several requests coalesce into one run. */
+  function requestPump(): void {
+    if (stopped || pumpQueued) return;
+    pumpQueued = true;
+    setImmediate(pump);
+  }
+
+  function begin(delivery: Delivery): void {
+    inFlight.add(delivery.webhookId);
+    const task = attempt(delivery)
+      .catch((error) => {
+        store.rescheduleDelivery(delivery.id, delivery.attempt, now() + 1_000, `internal error: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        inFlight.delete(delivery.webhookId);
+        running.delete(task);
+        const next = store.headDelivery(delivery.webhookId);
+        if (next) queue.set(delivery.webhookId, next.nextAt);
+        requestPump();
+      });
+    running.add(task);
+  }
+
+  /** One bounded batch: start what is due while slots are free, then yield (setImmediate) or wait (timer). */
   function pump(): void {
-    if (stopped || pumping) return;
-    pumping = true;
-    try {
-      const free = concurrency - running.size;
-      const due = free > 0 ? store.dueDeliveries(now(), free, inFlight) : [];
-      for (const delivery of due) {
-        inFlight.add(delivery.webhookId);
-        const task = attempt(delivery)
-          .catch((error) => {
-            store.rescheduleDelivery(delivery.id, delivery.attempt, now() + 1_000, `internal error: ${(error as Error).message}`);
-          })
-          .finally(() => {
-            inFlight.delete(delivery.webhookId);
-            running.delete(task);
-            setImmediate(pump);
-          });
-        running.add(task);
-      }
-    } finally {
-      pumping = false;
+    pumpQueued = false;
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = undefined;
+    sync();
+    const t = now();
+    let looked = 0;
+    while (running.size < concurrency && looked < concurrency * 4) {
+      const webhookId = queue.popDue(t);
+      if (webhookId === undefined) break;
+      looked++;
+      if (inFlight.has(webhookId)) continue;
+      const head = store.headDelivery(webhookId);
+      if (!head) continue;
+      if (head.nextAt > t) queue.set(webhookId, head.nextAt);
+      else begin(head);
     }
-    schedule();
+    // With every slot busy, a completion pumps again; otherwise wait for the earliest due time.
+    if (running.size >= concurrency) return;
+    const next = queue.peek();
+    if (next === undefined) return;
+    const wait = next - now();
+    if (wait <= 0) requestPump();
+    else {
+      timer = setTimeout(pump, Math.min(wait, 60_000));
+      timer.unref?.();
+    }
   }
 
   return {
     start() {
       stopped = false;
-      pump();
+      requestPump();
     },
     /** New deliveries were queued: look now rather than at the next timer. */
     wake() {
-      if (!stopped) setImmediate(pump);
+      requestPump();
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await Promise.allSettled([...running]);
     },
-    /** Resolves when no delivery is due now or running (for tests and graceful shutdown; bounded by the caller). */
+    /** Whether no delivery is due now or running (for tests and graceful shutdown; bounded by the caller). */
     idle(): boolean {
-      const next = store.nextDeliveryAt(new Set());
+      sync();
+      const next = queue.peek();
       return running.size === 0 && (next === undefined || next > now());
     },
   };
