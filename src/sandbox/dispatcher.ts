@@ -4,7 +4,8 @@
 // 410 disables the subscription.
 // Scheduling (D-65): a due-queue keyed by subscription holds when each one is next due; one timer waits for the
 // earliest. Each delivery costs a few index lookups, never a scan of the backlog, and work is started in batches of
-// at most `concurrency` per turn of the event loop, so requests are served between batches.
+// at most `concurrency` per turn of the event loop, so requests are served between batches; attempts are paced
+// (a token bucket, `attemptsPerSecond`) so that a backlog takes a bounded share of the one event loop.
 import type { Environment } from '../spec/types.ts';
 import { iso } from './context.ts';
 import { DueQueue } from './due-queue.ts';
@@ -22,6 +23,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Parallel attempts across all subscriptions. */
   concurrency?: number;
+  /** Attempts started per second at most, in bursts of up to `concurrency` (default 200). */
+  attemptsPerSecond?: number;
   /** Relative jitter, 0.2 = ±20 %. */
   jitter?: number;
   /** Longest Retry-After honoured. */
@@ -32,6 +35,10 @@ export interface DispatcherOptions {
 }
 
 type Header = Record<string, string>;
+
+// Loaded on the first delivery (short cold start), then kept: a dynamic import per attempt costs a loader round trip.
+let standardWebhooksModule: Promise<typeof import('standardwebhooks')> | undefined;
+const standardWebhooks = () => (standardWebhooksModule ??= import('standardwebhooks'));
 
 /** Headers of a subscription's `authorization` (seed section 6, rule 5). */
 export function authorizationHeaders(authorization: unknown): Header {
@@ -56,6 +63,15 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
   const delays = options.retryDelaysMs ?? PRODUCTION_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const concurrency = options.concurrency ?? 16;
+  const rate = options.attemptsPerSecond ?? 200;
+  // Pacing is about CPU, not about the service's clock (which tests may fix): the monotonic clock.
+  let tokens = concurrency;
+  let refilledAt = performance.now();
+  const refill = () => {
+    const t = performance.now();
+    tokens = Math.min(concurrency, tokens + ((t - refilledAt) * rate) / 1000);
+    refilledAt = t;
+  };
   const jitter = options.jitter ?? 0.2;
   const maxRetryAfter = options.maxRetryAfterMs ?? 36_000_000;
   const now = options.now ?? Date.now;
@@ -86,7 +102,7 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     const payload = event.record.payload;
     const body = JSON.stringify({ meta: { ...payload.meta, webhookId: webhook.record.id }, data: payload.data });
     const sentAt = new Date(now());
-    const { Webhook: StandardWebhook } = await import('standardwebhooks'); // loaded on the first delivery
+    const { Webhook: StandardWebhook } = await standardWebhooks();
     const signature = new StandardWebhook(webhook.internal.signingSecret ?? '').sign(delivery.eventId, sentAt, body);
     const headers: Header = {
       ...authorizationHeaders(webhook.record.authorization),
@@ -166,8 +182,9 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     timer = undefined;
     sync();
     const t = now();
+    refill();
     let looked = 0;
-    while (running.size < concurrency && looked < concurrency * 4) {
+    while (running.size < concurrency && tokens >= 1 && looked < concurrency * 4) {
       const webhookId = queue.popDue(t);
       if (webhookId === undefined) break;
       looked++;
@@ -175,13 +192,16 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
       const head = store.headDelivery(webhookId);
       if (!head) continue;
       if (head.nextAt > t) queue.set(webhookId, head.nextAt);
-      else begin(head);
+      else {
+        tokens--;
+        begin(head);
+      }
     }
     // With every slot busy, a completion pumps again; otherwise wait for the earliest due time.
     if (running.size >= concurrency) return;
     const next = queue.peek();
     if (next === undefined) return;
-    const wait = next - now();
+    const wait = Math.max(next - now(), tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * 1000) / rate));
     if (wait <= 0) requestPump();
     else {
       timer = setTimeout(pump, Math.min(wait, 60_000));
