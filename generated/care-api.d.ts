@@ -867,7 +867,7 @@ export interface components {
             label: string;
             /**
              * Format: date-time
-             * @description When the key stops working; in the future; omitted or `null` for never.
+             * @description When the key stops working, in the future (a past or present time is 400 `datetime_future`); omitted or `null` for never.
              * @example 2027-10-01T00:00:00.000Z
              */
             expiresAt?: string | null;
@@ -922,7 +922,7 @@ export interface components {
             label?: string;
             /**
              * Format: date-time
-             * @description A new expiry, or `null` for never.
+             * @description A new expiry, in the future (a past or present time is 400 `datetime_future`), or `null` for never.
              * @example 2027-12-31T23:59:59.000Z
              */
             expiresAt?: string | null;
@@ -1329,7 +1329,8 @@ export interface components {
              */
             fileName: string;
             /**
-             * @description Media type given at upload (`application/octet-stream` when none was given).
+             * @description Media type of the uploaded part (its `Content-Type`); `text/plain`, the multipart default (RFC 7578), when the
+             *     part has none (decision D-66).
              * @example text/plain
              */
             contentType: string;
@@ -2030,12 +2031,12 @@ export interface components {
              */
             caseId: string;
             /**
-             * @description Field names of the case to report as changed in `meta.updated`.
+             * @description Field names of the case to report as changed in `meta.updated`; a name that is not a field of a case is 400.
              * @example [
              *       "status"
              *     ]
              */
-            updated: string[];
+            updated: ("id" | "contract" | "shortDescription" | "description" | "status" | "priority" | "contact" | "watchList" | "incident" | "createdAt" | "created" | "updatedAt")[];
         };
         /**
          * TriggerAttachmentCreated
@@ -2192,7 +2193,8 @@ export interface components {
         /**
          * @description Sort order of API keys (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2218,7 +2220,8 @@ export interface components {
         /**
          * @description Sort order of cases (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "status",
          *       "-created"
@@ -2251,7 +2254,8 @@ export interface components {
         /**
          * @description Sort order of comments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2277,7 +2281,8 @@ export interface components {
         /**
          * @description Sort order of attachments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2303,7 +2308,8 @@ export interface components {
         /**
          * @description Sort order of contracts (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "name"
          *     ]
@@ -2329,7 +2335,8 @@ export interface components {
         /**
          * @description Sort order of event log entries (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2355,7 +2362,8 @@ export interface components {
         /**
          * @description Sort order of webhook subscriptions (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2440,7 +2448,8 @@ export interface operations {
                 /**
                  * @description Sort order of API keys (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -2624,7 +2633,8 @@ export interface operations {
                 /**
                  * @description Sort order of cases (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "status",
                  *       "-created"
@@ -2789,7 +2799,8 @@ export interface operations {
                 /**
                  * @description Sort order of comments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -2928,7 +2939,8 @@ export interface operations {
                 /**
                  * @description Sort order of attachments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -3088,7 +3100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3113,7 +3125,8 @@ export interface operations {
                 /**
                  * @description Sort order of contracts (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "name"
                  *     ]
@@ -3236,7 +3249,8 @@ export interface operations {
                 /**
                  * @description Sort order of event log entries (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -3324,7 +3338,8 @@ export interface operations {
                 /**
                  * @description Sort order of webhook subscriptions (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
