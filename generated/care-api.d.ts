@@ -1363,7 +1363,8 @@ export interface components {
         /**
          * AttachmentUpload
          * @description Multipart body of an upload: one part named `file` holding the bytes; its `filename` and `Content-Type` become the
-         *     record's `fileName` and `contentType`. At most 10 MiB of content (413 beyond, decision D-10).
+         *     record's `fileName` and `contentType`; without `filename=` the name is `file`, without `Content-Type` the type is
+         *     `text/plain` (the multipart default, decision D-66). At most 10 MiB of content (413 beyond, decision D-10).
          */
         AttachmentUpload: {
             /**
