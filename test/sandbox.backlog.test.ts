@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DueQueue } from '../src/sandbox/due-queue.ts';
 import { isLoopbackUrl } from '../src/sandbox/loopback.ts';
 import { startHarness } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
@@ -123,6 +124,31 @@ describe('a subscription in flight does not starve another that is due', () => {
     expect((await h.call('sandbox', 'customer', 'POST', '/events/case.contract.unassigned', { caseId: c.id })).status).toBe(202);
     await quickArrived; // before the fix this waited for the held attempt's 60 s timeout (the test times out)
     expect(arrived.filter((p) => p === '/hold')).toHaveLength(1); // order kept: the held subscription still waits
+  });
+});
+
+describe('the due-queue', () => {
+  it('answers subscriptions earliest first, a new time replacing the old one, nothing before it is due', () => {
+    const queue = new DueQueue();
+    for (let i = 0; i < 100; i++) queue.set(`WH${i}`, (i * 37) % 100);
+    queue.set('WH5', 1_000); // was 85
+    queue.set('WH7', -1); // was 59
+    queue.delete('WH3');
+    expect(queue.size).toBe(99);
+    const order: string[] = [];
+    const times: number[] = [];
+    for (let key = queue.popDue(99); key !== undefined; key = queue.popDue(99)) {
+      order.push(key);
+      times.push(Number(key.slice(2)) === 7 ? -1 : (Number(key.slice(2)) * 37) % 100);
+    }
+    expect(order[0]).toBe('WH7');
+    expect(order).toHaveLength(98); // all but WH5 (due at 1000) and WH3 (deleted), each once
+    expect(new Set(order).size).toBe(98);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(queue.peek()).toBe(1_000);
+    expect(queue.popDue(999)).toBeUndefined();
+    expect(queue.popDue(1_000)).toBe('WH5');
+    expect(queue.peek()).toBeUndefined();
   });
 });
 
