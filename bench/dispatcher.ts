@@ -7,6 +7,7 @@
 // Usage: npm run bench:dispatcher [-- --seconds 5 --subscriptions 100 --triggers 100 --connections 4 --idle 3]
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createSandbox } from '../src/sandbox/app.ts';
@@ -84,6 +85,7 @@ const call = async (method: string, path: string, body?: unknown) => {
 const LIST = `${api}/cases?page[size]=50&sort=-createdAt`;
 const fmt = (s: { n: number; p50: number; p99: number }) => `p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms (${s.n} requests)`;
 
+console.log(`load average ${loadavg().map((n) => n.toFixed(2)).join(' ')} (the machine's other work moves every figure)`);
 const before = summary(await load(LIST, token));
 console.log(`no backlog:              ${fmt(before)}`);
 
