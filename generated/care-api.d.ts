@@ -875,7 +875,7 @@ export interface components {
             label: string;
             /**
              * Format: date-time
-             * @description When the key stops working; in the future; omitted or `null` for never.
+             * @description When the key stops working, in the future (a past or present time is 400 `datetime_future`); omitted or `null` for never.
              * @example 2027-10-01T00:00:00.000Z
              */
             expiresAt?: string | null;
@@ -930,7 +930,7 @@ export interface components {
             label?: string;
             /**
              * Format: date-time
-             * @description A new expiry, or `null` for never.
+             * @description A new expiry, in the future (a past or present time is 400 `datetime_future`), or `null` for never.
              * @example 2027-12-31T23:59:59.000Z
              */
             expiresAt?: string | null;
@@ -1337,7 +1337,8 @@ export interface components {
              */
             fileName: string;
             /**
-             * @description Media type given at upload (`application/octet-stream` when none was given).
+             * @description Media type of the uploaded part (its `Content-Type`); `text/plain`, the multipart default (RFC 7578), when the
+             *     part has none (decision D-66).
              * @example text/plain
              */
             contentType: string;
@@ -1370,7 +1371,8 @@ export interface components {
         /**
          * AttachmentUpload
          * @description Multipart body of an upload: one part named `file` holding the bytes; its `filename` and `Content-Type` become the
-         *     record's `fileName` and `contentType`. At most 10 MiB of content (413 beyond, decision D-10).
+         *     record's `fileName` and `contentType`; without `filename=` the name is `file`, without `Content-Type` the type is
+         *     `text/plain` (the multipart default, decision D-66). At most 10 MiB of content (413 beyond, decision D-10).
          */
         AttachmentUpload: {
             /**
@@ -2038,12 +2040,12 @@ export interface components {
              */
             caseId: string;
             /**
-             * @description Field names of the case to report as changed in `meta.updated`.
+             * @description Field names of the case to report as changed in `meta.updated`; a name that is not a field of a case is 400.
              * @example [
              *       "status"
              *     ]
              */
-            updated: string[];
+            updated: ("id" | "contract" | "shortDescription" | "description" | "status" | "priority" | "contact" | "watchList" | "incident" | "createdAt" | "created" | "updatedAt")[];
         };
         /**
          * TriggerAttachmentCreated
@@ -2200,7 +2202,8 @@ export interface components {
         /**
          * @description Sort order of API keys (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2226,7 +2229,8 @@ export interface components {
         /**
          * @description Sort order of cases (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "status",
          *       "-created"
@@ -2259,7 +2263,8 @@ export interface components {
         /**
          * @description Sort order of comments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2285,7 +2290,8 @@ export interface components {
         /**
          * @description Sort order of attachments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2311,7 +2317,8 @@ export interface components {
         /**
          * @description Sort order of contracts (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "name"
          *     ]
@@ -2337,7 +2344,8 @@ export interface components {
         /**
          * @description Sort order of event log entries (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2363,7 +2371,8 @@ export interface components {
         /**
          * @description Sort order of webhook subscriptions (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-         *     (decision D-28). An invalid field is answered 400. Default: `id`.
+         *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
          * @example [
          *       "-createdAt"
          *     ]
@@ -2448,7 +2457,8 @@ export interface operations {
                 /**
                  * @description Sort order of API keys (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -2634,7 +2644,8 @@ export interface operations {
                 /**
                  * @description Sort order of cases (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "status",
                  *       "-created"
@@ -2800,7 +2811,8 @@ export interface operations {
                 /**
                  * @description Sort order of comments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -2940,7 +2952,8 @@ export interface operations {
                 /**
                  * @description Sort order of attachments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -3101,7 +3114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3127,7 +3140,8 @@ export interface operations {
                 /**
                  * @description Sort order of contracts (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "name"
                  *     ]
@@ -3251,7 +3265,8 @@ export interface operations {
                 /**
                  * @description Sort order of event log entries (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -3340,7 +3355,8 @@ export interface operations {
                 /**
                  * @description Sort order of webhook subscriptions (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
-                 *     (decision D-28). An invalid field is answered 400. Default: `id`.
+                 *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
                  * @example [
                  *       "-createdAt"
                  *     ]

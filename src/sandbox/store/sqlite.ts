@@ -8,9 +8,10 @@ import type { CareSpec, ValueType } from '../../spec/types.ts';
 import { compileLike, compileRegex } from '../../grammar/regex.ts';
 import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
+import { openDeliveries } from './deliveries.ts';
 import { orderSql, whereSql } from './list-sql.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
-import type { Delivery, Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
+import type { Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
 
 const INTERNAL_COLUMNS: Record<Resource, Record<string, string>> = {
   cases: { customerOrg: 'customer_org TEXT' },
@@ -34,7 +35,6 @@ const INDEXES: string[] = [
   'CREATE INDEX IF NOT EXISTS apikeys_account ON apikeys (env, account)',
   'CREATE INDEX IF NOT EXISTS webhooks_account ON webhooks (env, account)',
   'CREATE INDEX IF NOT EXISTS events_contract ON events (env, contract, created_at)',
-  'CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_at)',
 ];
 
 const SCOPE_COLUMN: Record<Scope['by'], string> = { customerOrg: 'customer_org', partnerOrg: 'partner_org', contract: 'contract', case: 'case', account: 'account' };
@@ -114,9 +114,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   db.exec(`CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS sequences (prefix TEXT PRIMARY KEY, value INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS orgs (env TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, PRIMARY KEY (env, id));
-    CREATE TABLE IF NOT EXISTS contacts (env TEXT NOT NULL, org TEXT NOT NULL, email TEXT NOT NULL, PRIMARY KEY (env, org, email));
-    CREATE TABLE IF NOT EXISTS deliveries (id INTEGER PRIMARY KEY, env TEXT NOT NULL, event_id TEXT NOT NULL,
-      webhook_id TEXT NOT NULL, attempt INTEGER NOT NULL, next_at INTEGER NOT NULL, state TEXT NOT NULL, last_status TEXT);`);
+    CREATE TABLE IF NOT EXISTS contacts (env TEXT NOT NULL, org TEXT NOT NULL, email TEXT NOT NULL, PRIMARY KEY (env, org, email));`);
   for (const resource of Object.keys(RESOURCE_SCHEMAS) as Resource[]) {
     const publicCols = columns[resource].map((c) => `"${c.column}" ${c.kind === 'integer' || c.kind === 'boolean' ? 'INTEGER' : 'TEXT'}`);
     const internalCols = Object.values(INTERNAL_COLUMNS[resource]);
@@ -282,40 +280,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       return row ? Buffer.from(row.content ?? Buffer.alloc(0)) : undefined;
     },
 
-    enqueueDelivery(env, eventId, webhookId, nextAt) {
-      prepare(`INSERT INTO deliveries (env, event_id, webhook_id, attempt, next_at, state) VALUES (?, ?, ?, 0, ?, 'pending')`).run(env, eventId, webhookId, nextAt);
-    },
-    dueDeliveries(now, limit, exclude) {
-      const rows = prepare(`SELECT id, env, event_id, webhook_id, attempt, next_at FROM deliveries WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`).all(now, limit * 8) as any[];
-      const picked: Delivery[] = [];
-      const taken = new Set(exclude);
-      for (const r of rows) {
-        if (taken.has(r.webhook_id)) continue; // one delivery in flight per subscription, in order
-        taken.add(r.webhook_id);
-        picked.push({ id: r.id, env: r.env, eventId: r.event_id, webhookId: r.webhook_id, attempt: r.attempt, nextAt: r.next_at });
-        if (picked.length >= limit) break;
-      }
-      return picked;
-    },
-    nextDeliveryAt(exclude) {
-      const rows = prepare(`SELECT webhook_id, min(next_at) AS t FROM deliveries WHERE state = 'pending' GROUP BY webhook_id`).all() as any[];
-      const times = rows.filter((r) => !exclude.has(r.webhook_id)).map((r) => r.t as number);
-      return times.length > 0 ? Math.min(...times) : undefined;
-    },
-    rescheduleDelivery(id, attempt, nextAt, lastStatus) {
-      prepare('UPDATE deliveries SET attempt = ?, next_at = ?, last_status = ? WHERE id = ?').run(attempt, nextAt, lastStatus, id);
-    },
-    finishDelivery(id, outcome, lastStatus) {
-      prepare('UPDATE deliveries SET state = ?, last_status = ?, attempt = attempt + 1 WHERE id = ?').run(outcome, lastStatus, id);
-    },
-    deliveries(eventId) {
-      return (prepare('SELECT webhook_id, state, attempt, last_status FROM deliveries WHERE event_id = ? ORDER BY id').all(eventId) as any[]).map((r) => ({
-        webhookId: r.webhook_id,
-        state: r.state,
-        attempt: r.attempt,
-        lastStatus: r.last_status,
-      }));
-    },
+    ...openDeliveries(db),
 
     writeCount: () => (prepare('SELECT total_changes() AS n').get() as any).n,
     counts() {
