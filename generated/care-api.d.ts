@@ -1786,7 +1786,8 @@ export interface components {
              */
             type: "bearer";
             /**
-             * @description The token; answered as `********` (decision D-16).
+             * @description The token, sent after `Bearer `: an RFC 9110 field value like a header value (no CR, LF, NUL or other control
+             *     characters, decision D-76); answered as `********` (decision D-16).
              * @example eyJhbGciOiJIUzI1NiJ9.receiver.token
              */
             token: string;
@@ -1803,12 +1804,16 @@ export interface components {
              */
             type: "header";
             /**
-             * @description Header name (an HTTP token).
+             * @description Header name: an RFC 9110 token. The names in `x-care-reserved-names` are set by the service on every delivery
+             *     and are refused (400), compared without regard to case; `Authorization` is refused when a basic or bearer
+             *     scheme of the same subscription sets it (decision D-76).
              * @example X-Receiver-Key
              */
             name: string;
             /**
-             * @description Header value; answered as `********` (decision D-16).
+             * @description Header value: an RFC 9110 field value (visible characters, spaces and tabs inside, no CR, LF, NUL or other
+             *     control characters, no leading or trailing whitespace); anything else is 400 (decision D-76). Answered as
+             *     `********` (decision D-16).
              * @example 6f1c2b9e
              */
             value: string;
@@ -1826,6 +1831,9 @@ export interface components {
          * WebhookAuthorization
          * @description Authorization applied to every delivery (seed section 6, rule 5): one scheme, or a list of schemes to send several
          *     headers. `null` or absent: none. Secrets are never answered back: responses show `********` in their place.
+         *     Each header is set by one scheme only: two schemes setting the same header (two `header` schemes of the same name
+         *     in any case, two of basic/bearer, or a `header` named `Authorization` next to basic or bearer) are 400
+         *     (decision D-76).
          * @example [
          *       {
          *         "type": "basic",
@@ -2415,8 +2423,10 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description URL of the resource that was created, relative to the server.
-         * @example /cases/CS0010042
+         * @description Where the created resource is: an absolute path that includes the server's base path (`/care/v0` in production,
+         *     `/care/v0/sandbox` in sandbox), e.g. `/care/v0/sandbox/cases/CS0010042`. Resolve it against the request URL
+         *     (RFC 9110 section 10.2.2, RFC 3986 section 5); a GET on the result answers the resource (decision D-74).
+         * @example /care/v0/cases/CS0010042
          */
         Location: string;
     };

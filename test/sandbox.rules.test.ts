@@ -69,7 +69,7 @@ describe('authentication', () => {
     const created = await h.call('sandbox', 'customer', 'POST', '/apikeys', { label: 'short-lived', expiresAt: new Date(now + 60_000).toISOString() });
     expect(created.status).toBe(201);
     expect(created.json.data.secret).toMatch(/^ck_/);
-    expect(created.headers.get('location')).toBe(`/apikeys/${created.json.data.id}`);
+    expect(created.headers.get('location')).toBe(`/care/v0/sandbox/apikeys/${created.json.data.id}`);
     const token = await tokenFor(h.origin, created.json.data.id, created.json.data.secret, 'sandbox');
     expect((await h.call('sandbox', { token }, 'GET', '/cases')).status).toBe(200);
     now += 61_000;
@@ -191,7 +191,7 @@ describe('cases, attachments, webhooks', () => {
     expect(c.id).toMatch(/^CS\d{7}$/);
     expect(c.created).toBe(c.createdAt);
     expect(c.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(answer.headers.get('location')).toBe(`/cases/${c.id}`);
+    expect(answer.headers.get('location')).toBe(`/care/v0/sandbox/cases/${c.id}`);
     const again = await h.call('sandbox', 'customer', 'PATCH', `/cases/${c.id}`, { status: 3 });
     const back = await h.call('sandbox', 'customer', 'PATCH', `/cases/${c.id}`, { status: 1 });
     expect(again.json.data.updatedAt > c.updatedAt).toBe(true);

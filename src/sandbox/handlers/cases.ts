@@ -5,7 +5,7 @@ import { addAttachment, addComment, createCase, updateCase } from '../domain.ts'
 import { readUpload } from '../http/body.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
 import type { Stored } from '../store/types.ts';
-import { checkContractFilters, listReply, readListQuery, throwIfProblems } from './common.ts';
+import { checkContractFilters, created, listReply, readListQuery, throwIfProblems } from './common.ts';
 
 function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<string, any>): void {
   const { store } = ctx.svc;
@@ -18,8 +18,6 @@ function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<st
   }
   throwIfProblems(problems);
 }
-
-const created = (data: Record<string, any>, location: string): Reply => ({ status: 201, data, headers: { Location: location } });
 
 /** The case the path names, when this account may see it (else 404 or 403). */
 const pathCase = (ctx: Ctx): Stored => requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
@@ -47,7 +45,7 @@ export const caseHandlers: Record<string, Handler> = {
     const contract = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract');
     checkCaseContacts(ctx, contract.internal.customerOrg ?? null, body);
     const record = createCase(ctx.svc, ctx.env, { ...body, contract: body.contract, customerOrg: contract.internal.customerOrg! } as any, ctx.account.id);
-    return created(record, `/cases/${record.id}`);
+    return created(ctx, record, 'cases', record.id);
   },
 
   getCase(ctx) {
@@ -78,7 +76,7 @@ export const caseHandlers: Record<string, Handler> = {
       contactProblem(ctx.svc.store, ctx.env, ctx.account, caseStored.internal.customerOrg ?? null, body.contact, partnerComment ? 'partner' : 'customerOrPartner', 'body.contact'),
     ]);
     const record = addComment(ctx.svc, ctx.env, caseStored, { text: body.text, contact: body.contact, partnerComment }, ctx.account.id);
-    return created(record, `/cases/${caseStored.record.id}/comments/${record.id}`);
+    return created(ctx, record, 'cases', caseStored.record.id, 'comments', record.id);
   },
 
   getCaseComment(ctx) {
@@ -94,7 +92,7 @@ export const caseHandlers: Record<string, Handler> = {
     const caseStored = pathCase(ctx);
     const file = await readUpload(ctx.req);
     const record = addAttachment(ctx.svc, ctx.env, caseStored, file, ctx.account.id);
-    return created(record, `/cases/${caseStored.record.id}/attachments/${record.id}`);
+    return created(ctx, record, 'cases', caseStored.record.id, 'attachments', record.id);
   },
 
   getCaseAttachment(ctx) {

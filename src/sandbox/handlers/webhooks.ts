@@ -7,7 +7,7 @@ import { patternMatches } from '../events.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
 import type { Problem } from '../http/envelope.ts';
 import type { Stored } from '../store/types.ts';
-import { listReply, readListQuery, throwIfProblems } from './common.ts';
+import { created, listReply, readListQuery, throwIfProblems } from './common.ts';
 
 const MASK = '********';
 
@@ -30,9 +30,41 @@ function ownWebhook(ctx: Ctx): Stored {
   return stored;
 }
 
-/** URL scheme (D-32), exact contract ids controlled (403), event-type patterns that match something (400). */
+/** Header names the service sets on every delivery, from the description (`x-care-reserved-names`, D-76). */
+function reservedHeaderNames(ctx: Ctx): Set<string> {
+  const name = ctx.svc.spec.resolve('#/components/schemas/WebhookAuthHeader').properties.name;
+  return new Set((name['x-care-reserved-names'] as string[]).map((n) => n.toLowerCase()));
+}
+
+/** D-76: no reserved header name, and each header set by one scheme only (case-insensitive). */
+function authorizationProblems(ctx: Ctx, authorization: unknown): Problem[] {
+  if (authorization == null) return [];
+  const list = Array.isArray(authorization);
+  const schemes = (list ? authorization : [authorization]) as Array<Record<string, any>>;
+  const reserved = reservedHeaderNames(ctx);
+  const setBy = new Map<string, number>();
+  const problems: Problem[] = [];
+  schemes.forEach((scheme, i) => {
+    const at = list ? `body.authorization.${i}` : 'body.authorization';
+    const header = scheme.type === 'header' ? String(scheme.name) : 'Authorization';
+    const key = header.toLowerCase();
+    if (scheme.type === 'header' && reserved.has(key)) {
+      problems.push({ detail: `${at}.name: '${header}' is set by the service on every delivery and cannot be configured`, code: 'value_error' });
+      return;
+    }
+    const first = setBy.get(key);
+    if (first !== undefined) {
+      problems.push({ detail: `${at}: header '${header}' is already set by body.authorization.${first}`, code: 'value_error' });
+      return;
+    }
+    setBy.set(key, i);
+  });
+  return problems;
+}
+
+/** URL scheme (D-32), authorization headers (D-76), exact contract ids controlled (403), patterns that match (400). */
 function checkWebhookBody(ctx: Ctx, body: Record<string, any>): void {
-  const problems: Array<Problem | null> = [];
+  const problems: Array<Problem | null> = [...authorizationProblems(ctx, body.authorization)];
   if (typeof body.url === 'string') {
     let protocol = '';
     try {
@@ -51,11 +83,19 @@ function checkWebhookBody(ctx: Ctx, body: Record<string, any>): void {
       if (!types.some((t) => patternMatches(pattern, t))) problems.push({ detail: `body.eventTypes.${i}: '${pattern}' matches no event type`, code: 'value_error' });
     });
   }
+  const controlled = Array.isArray(body.contracts) ? controlledContracts(ctx.svc.store, ctx.env, ctx.account) : [];
+  if (Array.isArray(body.contracts)) {
+    // D-80: a pattern is held to the same rule as an event-type pattern: it must match something when it is set.
+    body.contracts.forEach((pattern: string, i: number) => {
+      if (pattern.includes('*') && !controlled.some((id) => patternMatches(pattern, id))) {
+        problems.push({ detail: `body.contracts.${i}: '${pattern}' matches no contract of this account`, code: 'value_error' });
+      }
+    });
+  }
   throwIfProblems(problems);
   if (Array.isArray(body.contracts)) {
-    const controlled = new Set(controlledContracts(ctx.svc.store, ctx.env, ctx.account));
     body.contracts.forEach((pattern: string, i: number) => {
-      if (!pattern.includes('*') && !controlled.has(pattern)) throw forbidden(`body.contracts.${i}: contract ${pattern} is not accessible to this account`);
+      if (!pattern.includes('*') && !controlled.includes(pattern)) throw forbidden(`body.contracts.${i}: contract ${pattern} is not accessible to this account`);
     });
   }
 }
@@ -80,7 +120,7 @@ export const webhookHandlers: Record<string, Handler> = {
     };
     const signingSecret = 'whsec_' + randomBytes(24).toString('base64');
     ctx.svc.store.insert('webhooks', ctx.env, record, { account: ctx.account.id, signingSecret });
-    return { status: 201, data: { ...presentWebhook(record), signingSecret }, headers: { Location: `/webhooks/${record.id}` } };
+    return created(ctx, { ...presentWebhook(record), signingSecret }, 'webhooks', record.id);
   },
   getWebhook(ctx) {
     return { status: 200, data: presentWebhook(ownWebhook(ctx).record) };
