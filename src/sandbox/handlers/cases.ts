@@ -1,15 +1,23 @@
 // Cases, their comments and attachments (seed section 4), scoped by contract (section 5) with contact rules (section 2).
-import { caseScope, contactProblem, requireCase, requireContract } from '../access.ts';
+import { caseScope, contactProblem, keptContactProblems, normaliseEmail, requireCase, requireContract } from '../access.ts';
 import type { Ctx, Handler, Reply } from '../context.ts';
 import { addAttachment, addComment, createCase, updateCase } from '../domain.ts';
 import { readUpload } from '../http/body.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
+import type { Problem } from '../http/envelope.ts';
 import type { Stored } from '../store/types.ts';
 import { checkContractFilters, created, listReply, readListQuery, throwIfProblems } from './common.ts';
 
-function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<string, any>): void {
+/** D-77: contact addresses kept with their domain in lower case. */
+function normaliseContacts(body: Record<string, any>): void {
+  if (typeof body.contact === 'string') body.contact = normaliseEmail(body.contact);
+  if (Array.isArray(body.watchList)) body.watchList = body.watchList.map((e: unknown) => (typeof e === 'string' ? normaliseEmail(e) : e));
+}
+
+function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<string, any>, kept: Problem[] = []): void {
   const { store } = ctx.svc;
-  const problems = [];
+  normaliseContacts(body);
+  const problems: Array<Problem | null> = [...kept];
   if (typeof body.contact === 'string') problems.push(contactProblem(store, ctx.env, ctx.account, customerOrg, body.contact, 'customer', 'body.contact'));
   if (Array.isArray(body.watchList)) {
     body.watchList.forEach((email: string, i: number) =>
@@ -56,8 +64,13 @@ export const caseHandlers: Record<string, Handler> = {
     const before = pathCase(ctx);
     const body = await ctx.body();
     let customerOrg = before.internal.customerOrg ?? null;
-    if ('contract' in body) customerOrg = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract').internal.customerOrg ?? null;
-    checkCaseContacts(ctx, customerOrg, body);
+    let kept: Problem[] = [];
+    if ('contract' in body) {
+      const contract = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract');
+      customerOrg = contract.internal.customerOrg ?? null;
+      if (body.contract !== before.record.contract) kept = keptContactProblems(ctx.svc.store, ctx.env, before, contract, body);
+    }
+    checkCaseContacts(ctx, customerOrg, body, kept);
     return { status: 200, data: updateCase(ctx.svc, ctx.env, before, body, ctx.account.id) };
   },
 
@@ -72,6 +85,7 @@ export const caseHandlers: Record<string, Handler> = {
     if (partnerComment && ctx.account.kind !== 'partner') {
       throw forbidden('body.partnerComment: partner comments are for partner accounts only', 'partner_only');
     }
+    body.contact = normaliseEmail(body.contact);
     throwIfProblems([
       contactProblem(ctx.svc.store, ctx.env, ctx.account, caseStored.internal.customerOrg ?? null, body.contact, partnerComment ? 'partner' : 'customerOrPartner', 'body.contact'),
     ]);
