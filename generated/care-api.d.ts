@@ -100,7 +100,13 @@ export interface paths {
         head?: never;
         /**
          * Update a case
-         * @description Changes fields of a case (JSON merge of the given fields). Fires `case.updated` for other accounts' subscriptions, with `meta.updated` naming the fields that changed; moving the case to another contract fires `case.contract.assigned` / `case.contract.unassigned` as seed section 6 says.
+         * @description Changes fields of a case (JSON merge of the given fields). Fires `case.updated` for other accounts' subscriptions,
+         *     with `meta.updated` naming the fields that changed; moving the case to another contract fires
+         *     `case.contract.assigned` / `case.contract.unassigned` as seed section 6 says. A change of `contract` re-validates
+         *     the contacts the case keeps (its `contact` and `watchList` entries not replaced in the same request) against the
+         *     new contract's customer (and its partner, for the watch list): any that is not allowed there is 400
+         *     `contact_not_allowed` and nothing changes; send `contact` (`null` clears it) and `watchList` with the move
+         *     (decision D-47).
          */
         patch: operations["updateCase"];
         trace?: never;
@@ -1136,8 +1142,12 @@ export interface components {
             description?: string | null;
             /** @description Priority code; 3 (Moderate) when omitted (decision D-04). */
             priority?: components["schemas"]["CasePriority"];
-            /** @description Reporting contact; must be a contact of the customer (seed section 2). */
-            contact?: components["schemas"]["Email"];
+            /**
+             * @description Reporting contact; must be a contact of the customer (seed section 2); `null` or absent: none (decision D-78).
+             *     The domain is matched without regard to case and answered in lower case (decision D-77).
+             * @example ana.silva@customer.example
+             */
+            contact?: components["schemas"]["Email"] | null;
             /**
              * @description Followers; customer contacts, and partner contacts when the account is a partner (seed section 2).
              * @example [
@@ -1177,8 +1187,12 @@ export interface components {
             description?: string | null;
             status?: components["schemas"]["CaseStatus"];
             priority?: components["schemas"]["CasePriority"];
-            /** @description Reporting contact; must be a contact of the customer. */
-            contact?: components["schemas"]["Email"];
+            /**
+             * @description Reporting contact; must be a contact of the customer; `null` clears it (decision D-78). The domain is matched
+             *     without regard to case and answered in lower case (decision D-77).
+             * @example ana.silva@customer.example
+             */
+            contact?: components["schemas"]["Email"] | null;
             /**
              * @description Replaces the whole watch list; same contact rules as on create.
              * @example [
