@@ -44,6 +44,8 @@ export interface Stored {
 export interface Scope {
   by: 'customerOrg' | 'partnerOrg' | 'contract' | 'case' | 'account';
   values: Array<string>;
+  /** contracts: the account whose own `externalReference` the rows show (D-75). */
+  viewer?: string;
 }
 
 export interface ListResult {
@@ -86,6 +88,9 @@ export interface Storage {
   findAll(resource: Resource, env: Environment, scope: Scope): Stored[];
   list(resource: Resource, env: Environment, scope: Scope, query: ListQuery, types: Record<string, ValueType>): ListResult;
   attachmentContent(env: Environment, id: string): Buffer | undefined;
+  /** D-75: an account's own reference of a contract, and when it set it. */
+  contractReference(env: Environment, contract: string, account: string): { reference: string | null; updatedAt: string } | undefined;
+  setContractReference(env: Environment, contract: string, account: string, reference: string | null, updatedAt: string): void;
 
   enqueueDelivery(env: Environment, eventId: string, webhookId: string, nextAt: number): void;
   dueDeliveries(now: number, limit: number, exclude: Set<string>): Delivery[];
