@@ -158,6 +158,20 @@ describe('item 8: smaller rules', () => {
     }
   });
 
+  it("keeps the event of a partner comment out of the customer account's event log (D-79)", async () => {
+    const c = await h.call('production', 'customer', 'POST', '/cases', { contract: h.sandbox.demo.production.customer.contracts[0], shortDescription: 'events' });
+    const id = c.json.data.id;
+    const internal = await h.call('production', 'partner', 'POST', `/cases/${id}/comments`, { text: 'internal', contact: 'jonas.berg@partner.example', partnerComment: true });
+    await h.call('production', 'partner', 'POST', `/cases/${id}/comments`, { text: 'public', contact: 'jonas.berg@partner.example' });
+    const query = `/events?filter[case]=${id}&filter[type]=case.comment.created`;
+    const partner = await h.call('production', 'partner', 'GET', query);
+    expect(partner.json.meta.page.totalCount).toBe(2);
+    const customer = await h.call('production', 'customer', 'GET', query);
+    expect(customer.json.data.map((e: any) => e.payload.data.partnerComment)).toEqual([false]);
+    const hidden = partner.json.data.find((e: any) => e.payload.data.id === internal.json.data.id);
+    expect((await h.call('production', 'customer', 'GET', `/events/${hidden.id}`)).status).toBe(404);
+  });
+
   it('refuses a webhook contracts pattern that matches no contract of the account, like event types (D-80)', async () => {
     const answer = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: hook, contracts: ['CT9*'] });
     expect(answer.status).toBe(400);

@@ -111,3 +111,13 @@ export function keptContactProblems(
   }
   return problems;
 }
+
+/**
+ * D-79: partner comments, and the events that carry one, are the partner's side of a case: a customer account does
+ * not see them (404, left out of lists, not delivered).
+ */
+export function hiddenFromCustomer(account: Pick<Account, 'kind'>, resource: 'comments' | 'events', record: Record<string, any>): boolean {
+  if (account.kind !== 'customer') return false;
+  if (resource === 'comments') return record.partnerComment === true;
+  return record.type === 'case.comment.created' && record.payload?.data?.partnerComment === true;
+}

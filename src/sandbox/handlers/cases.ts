@@ -1,5 +1,5 @@
 // Cases, their comments and attachments (seed section 4), scoped by contract (section 5) with contact rules (section 2).
-import { caseScope, contactProblem, keptContactProblems, normaliseEmail, requireCase, requireContract } from '../access.ts';
+import { caseScope, contactProblem, hiddenFromCustomer, keptContactProblems, normaliseEmail, requireCase, requireContract } from '../access.ts';
 import type { Ctx, Handler, Reply } from '../context.ts';
 import { addAttachment, addComment, createCase, updateCase } from '../domain.ts';
 import { readUpload } from '../http/body.ts';
@@ -32,12 +32,14 @@ const pathCase = (ctx: Ctx): Stored => requireCase(ctx.svc.store, ctx.env, ctx.a
 
 /** The comments or attachments of the case the path names, as a list answer. */
 function listOfPathCase(ctx: Ctx, resource: 'comments' | 'attachments'): Reply {
-  return listReply(ctx, resource, { by: 'case', values: [pathCase(ctx).record.id] }, readListQuery(ctx));
+  const customerView = resource === 'comments' && ctx.account.kind === 'customer'; // D-79
+  return listReply(ctx, resource, { by: 'case', values: [pathCase(ctx).record.id], customerView }, readListQuery(ctx));
 }
 
 function childOf(ctx: Ctx, resource: 'comments' | 'attachments', caseStored: Stored, id: string, param: string): Stored {
   const child = ctx.svc.store.get(resource, ctx.env, id);
-  if (!child || child.record.case !== caseStored.record.id) throw notFound(`${param}: ${resource === 'comments' ? 'comment' : 'attachment'} ${id} not found on case ${caseStored.record.id}`);
+  const hidden = child && resource === 'comments' && hiddenFromCustomer(ctx.account, 'comments', child.record); // D-79
+  if (!child || hidden || child.record.case !== caseStored.record.id) throw notFound(`${param}: ${resource === 'comments' ? 'comment' : 'attachment'} ${id} not found on case ${caseStored.record.id}`);
   return child;
 }
 

@@ -10,6 +10,7 @@ import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
 import { orderSql, whereSql } from './list-sql.ts';
 import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
+import { customerViewSql } from './customer-view.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
 import type { Delivery, Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
 
@@ -241,7 +242,8 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     list(resource, env, scope, query: ListQuery, _types: Record<string, ValueType>): ListResult {
       const s = scopeSql(scope);
       const w = whereSql(query.filters, columnOf(resource));
-      const where = `env = ? AND ${s.sql}${w.sql ? ` AND ${w.sql}` : ''}`;
+      const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
+      const where = `env = ? AND ${s.sql}${hidden ? ` AND ${hidden}` : ''}${w.sql ? ` AND ${w.sql}` : ''}`;
       // D-75: contracts as the viewing account sees them (its own externalReference)
       const from = resource === 'contracts' && scope.viewer
         ? contractsAsSeenBy(columns.contracts, Object.keys(INTERNAL_COLUMNS.contracts).map(snake), scope.viewer)

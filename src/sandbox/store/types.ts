@@ -46,6 +46,8 @@ export interface Scope {
   values: Array<string>;
   /** contracts: the account whose own `externalReference` the rows show (D-75). */
   viewer?: string;
+  /** comments, events: leave out what is for the partner's side only (partner comments, D-79). */
+  customerView?: boolean;
 }
 
 export interface ListResult {
