@@ -120,7 +120,7 @@ export interface paths {
         };
         /**
          * List comments of a case
-         * @description A page of the comments of a case.
+         * @description A page of the comments of a case. Customer accounts do not see partner comments (decision D-79).
          */
         get: operations["listCaseComments"];
         put?: never;
@@ -568,7 +568,8 @@ export interface webhooks {
         put?: never;
         /**
          * case.comment.created
-         * @description A comment was created on a case.
+         * @description A comment was created on a case. A partner comment is delivered to the partner's subscriptions only, never to the
+         *     customer's (decision D-79).
          *
          *     Delivered as an HTTP POST of JSON to the URL of every subscription of the account whose `contracts` and
          *     `eventTypes` patterns match (seed section 6, rule 1), only for cases of contracts the account controls (rule 2),
@@ -1038,7 +1039,8 @@ export interface components {
          * Format: email
          * @description E-mail address of a contact (a person known to the service desk). Valid means: a WHATWG "valid e-mail address"
          *     (`local@domain`, no spaces or quotes, a domain of dot-separated labels) of at most 254 characters, and a contact
-         *     of the organisation the field allows (decision D-08). Anything else is answered 400.
+         *     of the organisation the field allows (decision D-08). Anything else is answered 400. The domain is matched without
+         *     regard to case and answered in lower case; the local part is kept and matched as given (decision D-77).
          * @example ana.silva@customer.example
          */
         Email: string;
@@ -1263,6 +1265,8 @@ export interface components {
             contact: components["schemas"]["Email"];
             /**
              * @description `true` for a partner comment: written by a partner contact for the partner's side (seed section 2; decision D-09).
+             *     Partner comments are internal to the partner: customer accounts do not see them (not listed, 404, no events;
+             *     decision D-79).
              * @example false
              */
             partnerComment: boolean;
@@ -1296,7 +1300,7 @@ export interface components {
             /** @description Author of the comment, by e-mail. */
             contact: components["schemas"]["Email"];
             /**
-             * @description Write a partner comment (partner accounts only).
+             * @description Write a partner comment (partner accounts only), which customer accounts do not see (decision D-79).
              * @default false
              * @example false
              */
@@ -1463,7 +1467,9 @@ export interface components {
              */
             readonly partner: components["schemas"]["OrganisationRef"] | null;
             /**
-             * @description The account's own reference for the contract; the one field an account may update (decision D-11).
+             * @description The calling account's own reference for the contract; the one field an account may update (decision D-11). Each
+             *     account has its own: on a contract shared by a customer and its partner, neither sees nor overwrites the other's;
+             *     filters and sorting use the caller's (decision D-75).
              * @example PO-2026-0815
              */
             externalReference: string | null;
@@ -1475,7 +1481,7 @@ export interface components {
             readonly createdAt: string;
             /**
              * Format: date-time
-             * @description When the contract last changed.
+             * @description When the contract last changed, or the calling account last changed its own reference (decision D-75).
              * @example 2026-06-01T10:00:00.000Z
              */
             readonly updatedAt: string;
@@ -1503,7 +1509,7 @@ export interface components {
          */
         ContractUpdate: {
             /**
-             * @description The account's own reference for the contract; `null` clears it.
+             * @description The calling account's own reference for the contract (decision D-75); `null` clears it.
              * @example PO-2026-0815
              */
             externalReference: string | null;
@@ -1950,7 +1956,9 @@ export interface components {
              */
             url: string;
             /**
-             * @description Contract identifiers or patterns; default `["*"]`. An exact identifier the account does not control is 403.
+             * @description Contract identifiers or patterns; default `["*"]`. An exact identifier the account does not control is 403. A
+             *     pattern that matches none of the account's contracts is 400, like an event-type pattern that matches no event
+             *     type (decision D-80).
              * @example [
              *       "*"
              *     ]
@@ -2010,7 +2018,9 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Contract identifiers or patterns. An exact identifier the account does not control is 403.
+             * @description Contract identifiers or patterns. An exact identifier the account does not control is 403. A pattern that
+             *     matches none of the account's contracts is 400, like an event-type pattern that matches no event type
+             *     (decision D-80).
              * @example [
              *       "*"
              *     ]
