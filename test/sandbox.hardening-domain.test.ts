@@ -2,6 +2,7 @@
 // re-validated on a contract change (D-47), webhook authorization headers (D-76), and the smaller rules of item 8
 // (D-77..D-81). Real sandbox over HTTP, in-memory SQLite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCareClient, createdLocation } from '../src/client/index.ts';
 import { startHarness } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
 
@@ -42,6 +43,19 @@ describe('Location (D-74)', () => {
       expect(got.status, target).toBe(200);
       expect((await got.json()).data.id).toBe(answer.json.data.id);
     }
+  });
+});
+
+describe('client: createdLocation (D-74)', () => {
+  it('resolves Location against the request URL to the created resource', async () => {
+    const care = createCareClient({ environment: 'sandbox', baseUrl: `${h.origin}/care/v0/sandbox`, token: h.tokens.sandbox.customer });
+    const { data, response } = await care.POST('/cases', { body: { contract: acme(), shortDescription: 'client location' } });
+    const url = createdLocation(response);
+    expect(url).toBe(`${h.origin}/care/v0/sandbox/cases/${data.data.id}`);
+    const got = await fetch(url!, { headers: { authorization: `Bearer ${h.tokens.sandbox.customer}` } });
+    expect((await got.json()).data.id).toBe(data.data.id);
+    expect(createdLocation(new Response(null, { headers: { location: '/care/v0/cases/CS1' } }), 'https://api.care.example/care/v0/cases')).toBe('https://api.care.example/care/v0/cases/CS1');
+    expect(createdLocation(new Response(null))).toBeNull();
   });
 });
 
