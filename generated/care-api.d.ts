@@ -1956,16 +1956,16 @@ export interface components {
              */
             url: string;
             /**
-             * @description Contract identifiers or patterns; default `["*"]`. An exact identifier the account does not control is 403. A
-             *     pattern that matches none of the account's contracts is 400, like an event-type pattern that matches no event
-             *     type (decision D-80).
+             * @description Contract identifiers or patterns; default `["*"]`. An exact identifier the account does not control is 403; a pattern
+             *     is a standing rule, accepted even when it matches none of the account's contracts yet (decision D-80).
              * @example [
              *       "*"
              *     ]
              */
             contracts?: string[];
             /**
-             * @description Event types or patterns; default `["*"]`. A name or pattern matching no event type is 400.
+             * @description Event types or patterns; default `["*"]`. An exact name that is not an event type is 400; a pattern is accepted even
+             *     when it matches no event type yet (decision D-80).
              * @example [
              *       "case.*"
              *     ]
@@ -2018,16 +2018,16 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Contract identifiers or patterns. An exact identifier the account does not control is 403. A pattern that
-             *     matches none of the account's contracts is 400, like an event-type pattern that matches no event type
-             *     (decision D-80).
+             * @description Contract identifiers or patterns. An exact identifier the account does not control is 403; a pattern
+             *     is a standing rule, accepted even when it matches none of the account's contracts yet (decision D-80).
              * @example [
              *       "*"
              *     ]
              */
             contracts?: string[];
             /**
-             * @description Event types or patterns. A name or pattern matching no event type is 400.
+             * @description Event types or patterns. An exact name that is not an event type is 400; a pattern is accepted even
+             *     when it matches no event type yet (decision D-80).
              * @example [
              *       "case.*"
              *     ]

@@ -186,11 +186,13 @@ describe('item 8: smaller rules', () => {
     expect((await h.call('production', 'customer', 'GET', `/events/${hidden.id}`)).status).toBe(404);
   });
 
-  it('refuses a webhook contracts pattern that matches no contract of the account, like event types (D-80)', async () => {
-    const answer = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: hook, contracts: ['CT9*'] });
-    expect(answer.status).toBe(400);
-    expect(answer.json.errors).toEqual([expect.objectContaining({ detail: expect.stringMatching(/^body\.contracts\.0: /), code: 'value_error' })]);
-    expect((await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: hook, contracts: ['CT*'], enabled: false })).status).toBe(201);
+  it('accepts contract and event-type patterns that match nothing yet, refuses exact names alike (D-80)', async () => {
+    const patterns = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: hook, contracts: ['CT9*'], eventTypes: ['case.*', 'invoice.*'], enabled: false });
+    expect(patterns.status, patterns.text).toBe(201);
+    const exact = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: hook, eventTypes: ['case.*', 'invoice.created'] });
+    expect(exact.status).toBe(400);
+    expect(exact.json.errors).toEqual([expect.objectContaining({ detail: expect.stringMatching(/^body\.eventTypes\.1: /), code: 'value_error' })]);
+    expect((await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: hook, contracts: ['CT9999999'] })).status).toBe(403);
   });
 
   it('trims the elements of a comma-separated watch list (D-81)', async () => {

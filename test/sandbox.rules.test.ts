@@ -224,7 +224,7 @@ describe('cases, attachments, webhooks', () => {
   it('validates webhook input: https in production, event-type patterns, masked secrets', async () => {
     const http = await h.call('production', 'customer', 'POST', '/webhooks', { url: 'http://127.0.0.1:9/hook' });
     expect(http.status).toBe(400);
-    const types = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', eventTypes: ['case.*', 'invoice.*'] });
+    const types = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', eventTypes: ['case.*', 'invoice.created'] });
     expect(types.status).toBe(400);
     expect(types.json.errors[0].detail).toMatch(/^body\.eventTypes\.1: /);
     const created = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', authorization: { type: 'bearer', token: 'secret-token' } });

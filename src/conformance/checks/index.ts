@@ -3,6 +3,7 @@ import type { Check } from '../check.ts';
 import { authChecks } from './auth.ts';
 import { coercionChecks } from './coercion.ts';
 import { filterChecks } from './filters.ts';
+import { hardeningDomainChecks } from './hardening-domain.ts';
 import { operationsChecks } from './operations.ts';
 import { paginationChecks } from './pagination.ts';
 import { resourceChecks } from './resources.ts';
@@ -22,4 +23,5 @@ export const ALL_CHECKS: Check[] = [
   ...scopingChecks,
   ...resourceChecks,
   ...webhookChecks,
+  ...hardeningDomainChecks,
 ];

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { controlledContracts } from '../access.ts';
 import { after, iso } from '../context.ts';
 import type { Ctx, Handler, Reply } from '../context.ts';
-import { patternMatches } from '../events.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
 import type { Problem } from '../http/envelope.ts';
 import type { Stored } from '../store/types.ts';
@@ -62,7 +61,7 @@ function authorizationProblems(ctx: Ctx, authorization: unknown): Problem[] {
   return problems;
 }
 
-/** URL scheme (D-32), authorization headers (D-76), exact contract ids controlled (403), patterns that match (400). */
+/** URL scheme (D-32), authorization headers (D-76), exact event types known (400) and contract ids controlled (403). */
 function checkWebhookBody(ctx: Ctx, body: Record<string, any>): void {
   const problems: Array<Problem | null> = [...authorizationProblems(ctx, body.authorization)];
   if (typeof body.url === 'string') {
@@ -78,24 +77,18 @@ function checkWebhookBody(ctx: Ctx, body: Record<string, any>): void {
     }
   }
   if (Array.isArray(body.eventTypes)) {
+    // D-80: an exact name must be an event type; a pattern is a standing rule, accepted even if it matches none today.
     const types: string[] = ctx.svc.spec.resolve('#/components/schemas/EventType').enum;
-    body.eventTypes.forEach((pattern: string, i: number) => {
-      if (!types.some((t) => patternMatches(pattern, t))) problems.push({ detail: `body.eventTypes.${i}: '${pattern}' matches no event type`, code: 'value_error' });
-    });
-  }
-  const controlled = Array.isArray(body.contracts) ? controlledContracts(ctx.svc.store, ctx.env, ctx.account) : [];
-  if (Array.isArray(body.contracts)) {
-    // D-80: a pattern is held to the same rule as an event-type pattern: it must match something when it is set.
-    body.contracts.forEach((pattern: string, i: number) => {
-      if (pattern.includes('*') && !controlled.some((id) => patternMatches(pattern, id))) {
-        problems.push({ detail: `body.contracts.${i}: '${pattern}' matches no contract of this account`, code: 'value_error' });
-      }
+    body.eventTypes.forEach((name: string, i: number) => {
+      if (!name.includes('*') && !types.includes(name)) problems.push({ detail: `body.eventTypes.${i}: '${name}' is not an event type`, code: 'value_error' });
     });
   }
   throwIfProblems(problems);
   if (Array.isArray(body.contracts)) {
-    body.contracts.forEach((pattern: string, i: number) => {
-      if (!pattern.includes('*') && !controlled.includes(pattern)) throw forbidden(`body.contracts.${i}: contract ${pattern} is not accessible to this account`);
+    // the same rule for contracts: an exact id must be controlled (403, seed section 5), a pattern may match none yet
+    const controlled = new Set(controlledContracts(ctx.svc.store, ctx.env, ctx.account));
+    body.contracts.forEach((id: string, i: number) => {
+      if (!id.includes('*') && !controlled.has(id)) throw forbidden(`body.contracts.${i}: contract ${id} is not accessible to this account`);
     });
   }
 }
