@@ -101,7 +101,13 @@ export interface paths {
         head?: never;
         /**
          * Update a case
-         * @description Changes fields of a case (JSON merge of the given fields). Fires `case.updated` for other accounts' subscriptions, with `meta.updated` naming the fields that changed; moving the case to another contract fires `case.contract.assigned` / `case.contract.unassigned` as seed section 6 says.
+         * @description Changes fields of a case (JSON merge of the given fields). Fires `case.updated` for other accounts' subscriptions,
+         *     with `meta.updated` naming the fields that changed; moving the case to another contract fires
+         *     `case.contract.assigned` / `case.contract.unassigned` as seed section 6 says. A change of `contract` re-validates
+         *     the contacts the case keeps (its `contact` and `watchList` entries not replaced in the same request) against the
+         *     new contract's customer (and its partner, for the watch list): any that is not allowed there is 400
+         *     `contact_not_allowed` and nothing changes; send `contact` (`null` clears it) and `watchList` with the move
+         *     (decision D-47).
          */
         patch: operations["updateCase"];
         trace?: never;
@@ -115,7 +121,7 @@ export interface paths {
         };
         /**
          * List comments of a case
-         * @description A page of the comments of a case.
+         * @description A page of the comments of a case. Customer accounts do not see partner comments (decision D-79).
          */
         get: operations["listCaseComments"];
         put?: never;
@@ -563,7 +569,8 @@ export interface webhooks {
         put?: never;
         /**
          * case.comment.created
-         * @description A comment was created on a case.
+         * @description A comment was created on a case. A partner comment is delivered to the partner's subscriptions only, never to the
+         *     customer's (decision D-79).
          *
          *     Delivered as an HTTP POST of JSON to the URL of every subscription of the account whose `contracts` and
          *     `eventTypes` patterns match (seed section 6, rule 1), only for cases of contracts the account controls (rule 2),
@@ -1040,7 +1047,8 @@ export interface components {
          * Format: email
          * @description E-mail address of a contact (a person known to the service desk). Valid means: a WHATWG "valid e-mail address"
          *     (`local@domain`, no spaces or quotes, a domain of dot-separated labels) of at most 254 characters, and a contact
-         *     of the organisation the field allows (decision D-08). Anything else is answered 400.
+         *     of the organisation the field allows (decision D-08). Anything else is answered 400. The domain is matched without
+         *     regard to case and answered in lower case; the local part is kept and matched as given (decision D-77).
          * @example ana.silva@customer.example
          */
         Email: string;
@@ -1144,8 +1152,12 @@ export interface components {
             description?: string | null;
             /** @description Priority code; 3 (Moderate) when omitted (decision D-04). */
             priority?: components["schemas"]["CasePriority"];
-            /** @description Reporting contact; must be a contact of the customer (seed section 2). */
-            contact?: components["schemas"]["Email"];
+            /**
+             * @description Reporting contact; must be a contact of the customer (seed section 2); `null` or absent: none (decision D-78).
+             *     The domain is matched without regard to case and answered in lower case (decision D-77).
+             * @example ana.silva@customer.example
+             */
+            contact?: components["schemas"]["Email"] | null;
             /**
              * @description Followers; customer contacts, and partner contacts when the account is a partner (seed section 2).
              * @example [
@@ -1185,8 +1197,12 @@ export interface components {
             description?: string | null;
             status?: components["schemas"]["CaseStatus"];
             priority?: components["schemas"]["CasePriority"];
-            /** @description Reporting contact; must be a contact of the customer. */
-            contact?: components["schemas"]["Email"];
+            /**
+             * @description Reporting contact; must be a contact of the customer; `null` clears it (decision D-78). The domain is matched
+             *     without regard to case and answered in lower case (decision D-77).
+             * @example ana.silva@customer.example
+             */
+            contact?: components["schemas"]["Email"] | null;
             /**
              * @description Replaces the whole watch list; same contact rules as on create.
              * @example [
@@ -1257,6 +1273,8 @@ export interface components {
             contact: components["schemas"]["Email"];
             /**
              * @description `true` for a partner comment: written by a partner contact for the partner's side (seed section 2; decision D-09).
+             *     Partner comments are internal to the partner: customer accounts do not see them (not listed, 404, no events;
+             *     decision D-79).
              * @example false
              */
             partnerComment: boolean;
@@ -1290,7 +1308,7 @@ export interface components {
             /** @description Author of the comment, by e-mail. */
             contact: components["schemas"]["Email"];
             /**
-             * @description Write a partner comment (partner accounts only).
+             * @description Write a partner comment (partner accounts only), which customer accounts do not see (decision D-79).
              * @default false
              * @example false
              */
@@ -1459,7 +1477,9 @@ export interface components {
              */
             readonly partner: components["schemas"]["OrganisationRef"] | null;
             /**
-             * @description The account's own reference for the contract; the one field an account may update (decision D-11).
+             * @description The calling account's own reference for the contract; the one field an account may update (decision D-11). Each
+             *     account has its own: on a contract shared by a customer and its partner, neither sees nor overwrites the other's;
+             *     filters and sorting use the caller's (decision D-75).
              * @example PO-2026-0815
              */
             externalReference: string | null;
@@ -1471,7 +1491,7 @@ export interface components {
             readonly createdAt: string;
             /**
              * Format: date-time
-             * @description When the contract last changed.
+             * @description When the contract last changed, or the calling account last changed its own reference (decision D-75).
              * @example 2026-06-01T10:00:00.000Z
              */
             readonly updatedAt: string;
@@ -1499,7 +1519,7 @@ export interface components {
          */
         ContractUpdate: {
             /**
-             * @description The account's own reference for the contract; `null` clears it.
+             * @description The calling account's own reference for the contract (decision D-75); `null` clears it.
              * @example PO-2026-0815
              */
             externalReference: string | null;
@@ -1796,7 +1816,8 @@ export interface components {
              */
             type: "bearer";
             /**
-             * @description The token; answered as `********` (decision D-16).
+             * @description The token, sent after `Bearer `: an RFC 9110 field value like a header value (no CR, LF, NUL or other control
+             *     characters, decision D-76); answered as `********` (decision D-16).
              * @example eyJhbGciOiJIUzI1NiJ9.receiver.token
              */
             token: string;
@@ -1813,12 +1834,16 @@ export interface components {
              */
             type: "header";
             /**
-             * @description Header name (an HTTP token).
+             * @description Header name: an RFC 9110 token. The names in `x-care-reserved-names` are set by the service on every delivery
+             *     and are refused (400), compared without regard to case; `Authorization` is refused when a basic or bearer
+             *     scheme of the same subscription sets it (decision D-76).
              * @example X-Receiver-Key
              */
             name: string;
             /**
-             * @description Header value; answered as `********` (decision D-16).
+             * @description Header value: an RFC 9110 field value (visible characters, spaces and tabs inside, no CR, LF, NUL or other
+             *     control characters, no leading or trailing whitespace); anything else is 400 (decision D-76). Answered as
+             *     `********` (decision D-16).
              * @example 6f1c2b9e
              */
             value: string;
@@ -1836,6 +1861,9 @@ export interface components {
          * WebhookAuthorization
          * @description Authorization applied to every delivery (seed section 6, rule 5): one scheme, or a list of schemes to send several
          *     headers. `null` or absent: none. Secrets are never answered back: responses show `********` in their place.
+         *     Each header is set by one scheme only: two schemes setting the same header (two `header` schemes of the same name
+         *     in any case, two of basic/bearer, or a `header` named `Authorization` next to basic or bearer) are 400
+         *     (decision D-76).
          * @example [
          *       {
          *         "type": "basic",
@@ -1938,14 +1966,16 @@ export interface components {
              */
             url: string;
             /**
-             * @description Contract identifiers or patterns; default `["*"]`. An exact identifier the account does not control is 403.
+             * @description Contract identifiers or patterns; default `["*"]`. An exact identifier the account does not control is 403; a pattern
+             *     is a standing rule, accepted even when it matches none of the account's contracts yet (decision D-80).
              * @example [
              *       "*"
              *     ]
              */
             contracts?: string[];
             /**
-             * @description Event types or patterns; default `["*"]`. A name or pattern matching no event type is 400.
+             * @description Event types or patterns; default `["*"]`. An exact name that is not an event type is 400; a pattern is accepted even
+             *     when it matches no event type yet (decision D-80).
              * @example [
              *       "case.*"
              *     ]
@@ -1998,14 +2028,16 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Contract identifiers or patterns. An exact identifier the account does not control is 403.
+             * @description Contract identifiers or patterns. An exact identifier the account does not control is 403; a pattern
+             *     is a standing rule, accepted even when it matches none of the account's contracts yet (decision D-80).
              * @example [
              *       "*"
              *     ]
              */
             contracts?: string[];
             /**
-             * @description Event types or patterns. A name or pattern matching no event type is 400.
+             * @description Event types or patterns. An exact name that is not an event type is 400; a pattern is accepted even
+             *     when it matches no event type yet (decision D-80).
              * @example [
              *       "case.*"
              *     ]
@@ -2432,8 +2464,10 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description URL of the resource that was created, relative to the server.
-         * @example /cases/CS0010042
+         * @description Where the created resource is: an absolute path that includes the server's base path (`/care/v0` in production,
+         *     `/care/v0/sandbox` in sandbox), e.g. `/care/v0/sandbox/cases/CS0010042`. Resolve it against the request URL
+         *     (RFC 9110 section 10.2.2, RFC 3986 section 5); a GET on the result answers the resource (decision D-74).
+         * @example /care/v0/cases/CS0010042
          */
         Location: string;
     };

@@ -346,7 +346,8 @@ function coerceArray(raw: unknown, source: CoercionSource, itemType: CoercionTyp
     else {
       const split = splitList(raw);
       if (!split.ok) return fail('list_parsing', `Input should be a valid list, ${split.problem}`);
-      items = split.values;
+      // D-81: in a body, "a@x, b@y" is how people write a list: whitespace around each element is dropped.
+      items = source === 'body' ? split.values.map((v) => v.trim()) : split.values;
     }
   } else return fail('list_type', 'Input should be a valid list');
   const values: CoercedValue[] = [];

@@ -5,6 +5,7 @@ import { coercionChecks } from './coercion.ts';
 import { deprecationChecks } from './deprecation.ts';
 import { filterChecks } from './filters.ts';
 import { hardeningHttpChecks } from './hardening-http.ts';
+import { hardeningDomainChecks } from './hardening-domain.ts';
 import { operationsChecks } from './operations.ts';
 import { paginationChecks } from './pagination.ts';
 import { resourceChecks } from './resources.ts';
@@ -26,4 +27,5 @@ export const ALL_CHECKS: Check[] = [
   ...resourceChecks,
   ...webhookChecks,
   ...hardeningHttpChecks,
+  ...hardeningDomainChecks,
 ];

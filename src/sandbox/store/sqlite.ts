@@ -10,6 +10,8 @@ import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
 import { openDeliveries } from './deliveries.ts';
 import { orderSql, whereSql } from './list-sql.ts';
+import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
+import { customerViewSql } from './customer-view.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
 import type { Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
 
@@ -126,6 +128,8 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   }
   for (const index of INDEXES) db.exec(index);
   createCaseCounts(db);
+  createContractRefs(db);
+  const contractRefs = contractRefStatements(db);
 
   // Everything but attachment bytes, which only attachmentContent() reads.
   const recordColumns = {} as Record<Resource, string>;
@@ -236,13 +240,18 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     list(resource, env, scope, query: ListQuery, _types: Record<string, ValueType>): ListResult {
       const s = scopeSql(scope);
       const w = whereSql(query.filters, columnOf(resource));
-      const where = `env = ? AND ${s.sql}${w.sql ? ` AND ${w.sql}` : ''}`;
-      const params = [env, ...s.params, ...w.params];
+      const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
+      const where = `env = ? AND ${s.sql}${hidden ? ` AND ${hidden}` : ''}${w.sql ? ` AND ${w.sql}` : ''}`;
+      // D-75: contracts as the viewing account sees them (its own externalReference)
+      const from = resource === 'contracts' && scope.viewer
+        ? contractsAsSeenBy(columns.contracts, Object.keys(INTERNAL_COLUMNS.contracts).map(snake), scope.viewer)
+        : { sql: resource, params: [] };
+      const params = [...from.params, env, ...s.params, ...w.params];
       const cols = columns[resource];
       const select = cols.map((c) => `"${c.column}"`).join(', ');
       const order = orderSql(query, columnOf(resource), 'seq');
       const offset = (query.page.number - 1) * query.page.size;
-      const sql = `SELECT ${select} FROM ${resource} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+      const sql = `SELECT ${select} FROM ${from.sql} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
       const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
       const version = versions.get(resource) ?? 0;
       // A page is cached until the next write to its table (exact, like the count): repeated reads skip SQLite.
@@ -268,12 +277,17 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       else if (resource === 'cases' && countsFromAggregate(scope, query)) {
         // filters on status/priority only: sum the maintained per-group counts, whatever the number of cases
         totalCount = (prepare(`SELECT coalesce(sum(n), 0) AS n FROM case_counts WHERE ${where}`).get(...params) as any).n;
-      } else totalCount = (prepare(`SELECT count(*) AS n FROM ${resource} WHERE ${where}`).get(...params) as any).n;
+      } else totalCount = (prepare(`SELECT count(*) AS n FROM ${from.sql} WHERE ${where}`).get(...params) as any).n;
       if (!cached || cached.version !== version) {
         if (countCache.size > 2000) countCache.clear();
         countCache.set(key, { version, count: totalCount });
       }
       return { items, totalCount };
+    },
+    contractReference: (env, contract, account) => contractRefs.get(env, contract, account),
+    setContractReference(env, contract, account, reference, updatedAt) {
+      contractRefs.set(env, contract, account, reference, updatedAt);
+      bump('contracts');
     },
     attachmentContent(env, id) {
       const row = prepare('SELECT content FROM attachments WHERE env = ? AND id = ?').get(env, id) as any;

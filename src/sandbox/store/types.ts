@@ -44,6 +44,10 @@ export interface Stored {
 export interface Scope {
   by: 'customerOrg' | 'partnerOrg' | 'contract' | 'case' | 'account';
   values: Array<string>;
+  /** contracts: the account whose own `externalReference` the rows show (D-75). */
+  viewer?: string;
+  /** comments, events: leave out what is for the partner's side only (partner comments, D-79). */
+  customerView?: boolean;
 }
 
 export interface ListResult {
@@ -98,6 +102,9 @@ export interface Storage extends DeliveryStorage {
   findAll(resource: Resource, env: Environment, scope: Scope): Stored[];
   list(resource: Resource, env: Environment, scope: Scope, query: ListQuery, types: Record<string, ValueType>): ListResult;
   attachmentContent(env: Environment, id: string): Buffer | undefined;
+  /** D-75: an account's own reference of a contract, and when it set it. */
+  contractReference(env: Environment, contract: string, account: string): { reference: string | null; updatedAt: string } | undefined;
+  setContractReference(env: Environment, contract: string, account: string, reference: string | null, updatedAt: string): void;
 
   /** Moves with every write to that table: something read from it stays current while this is unchanged. */
   version(resource: Resource): number;
