@@ -3,6 +3,7 @@
 // literal `*`, `between` without its ends). An operator is discriminated on a set of items when, for each neighbour,
 // some value makes the model (src/grammar's evaluator) answer a different set than the neighbour would; a target
 // that answers that value exactly as the model says is then not implementing the neighbour. Pure: no I/O.
+import { RE2JS } from 're2js';
 import { compileLike, compileRegex, matchesClause, regexProblem } from '../grammar/index.ts';
 import type { FilterClause } from '../grammar/types.ts';
 import type { FilterFieldSpec, OperatorSpec } from '../spec/types.ts';
@@ -51,8 +52,13 @@ function caseBlind(field: FilterFieldSpec, operator: string, value: unknown): Pr
     case 'contains': return (i) => text(i)?.toLowerCase().includes(v) ?? false;
     case 'startswith': return (i) => text(i)?.toLowerCase().startsWith(v) ?? false;
     case 'endswith': return (i) => text(i)?.toLowerCase().endsWith(v) ?? false;
-    case 'like': { const re = new RegExp(compileLike(value).source, 'iu'); return (i) => text(i) !== undefined && re.test(text(i)!); }
-    case 'match': { if (regexProblem(value)) return undefined; const re = new RegExp(value, 'iu'); return (i) => text(i) !== undefined && re.test(text(i)!); }
+    case 'like': { const pattern = compileLike(v); return (i) => text(i) !== undefined && pattern.test(text(i)!.toLowerCase()); }
+    case 'match': {
+      // RE2 syntax, as the grammar's own `match` (D-68): a JavaScript RegExp refuses some of it (`\-` under `u`).
+      if (regexProblem(value)) return undefined;
+      const re = RE2JS.compile(value, RE2JS.CASE_INSENSITIVE);
+      return (i) => text(i) !== undefined && re.test(text(i)!);
+    }
   }
   return undefined;
 }

@@ -2,8 +2,11 @@
 import { AREAS, type Check } from '../check.ts';
 import { authChecks } from './auth.ts';
 import { coercionChecks } from './coercion.ts';
+import { deprecationChecks } from './deprecation.ts';
 import { discriminationChecks } from './discrimination.ts';
 import { filterChecks } from './filters.ts';
+import { hardeningDomainChecks } from './hardening-domain.ts';
+import { hardeningHttpChecks } from './hardening-http.ts';
 import { naiveDatetimeChecks } from './naive-datetime.ts';
 import { observableChecks } from './observable.ts';
 import { operationsChecks } from './operations.ts';
@@ -16,6 +19,7 @@ import { webhookChecks } from './webhooks.ts';
 
 export const ALL_CHECKS: Check[] = [
   ...operationsChecks,
+  ...deprecationChecks,
   ...authChecks,
   ...paginationChecks,
   ...filterChecks,
@@ -28,5 +32,7 @@ export const ALL_CHECKS: Check[] = [
   ...webhookChecks,
   ...naiveDatetimeChecks,
   ...observableChecks,
+  ...hardeningHttpChecks,
+  ...hardeningDomainChecks,
   // Grouped by area in the order of AREAS (a stable sort keeps each area's own order).
 ].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));

@@ -71,7 +71,7 @@ export const resourceChecks: Check[] = [
     id: 'resources.attachments',
     area: 'resources',
     title: 'Attachments: upload, record (size, sha256), list, download byte-identical with its content type',
-    statements: ['S4.attachment-crud', 'S2.attachment-fields', 'D-10.attachments'],
+    statements: ['S4.attachment-crud', 'S2.attachment-fields', 'D-10.attachments', 'D-67.download-type'],
     needs: ['writes'],
     async run(ctx) {
       const caseId = await ctx.fixtures.caseId();
