@@ -66,7 +66,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'resources.location',
     area: 'resources',
     title: 'Location of every 201 resolves (RFC 9110) under the base URL to the created resource',
-    statements: ['S4.case-crud', 'S4.comment-crud', 'S4.apikey-crud', 'S4.webhook-crud'],
+    statements: ['S4.case-crud', 'S4.comment-crud', 'S4.apikey-crud', 'S4.webhook-crud', 'D-74.location'],
     needs: ['writes'],
     async run(ctx) {
       const contract = await ctx.fixtures.contract();
@@ -91,7 +91,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'resources.external-reference-per-account',
     area: 'resources',
     title: "externalReference of a shared contract is each account's own: get, filter (D-75)",
-    statements: ['S4.contract-crud', 'S1.account-types'],
+    statements: ['S4.contract-crud', 'S1.account-types', 'D-75.external-reference'],
     needs: ['writes', 'partner', 'state'],
     async run(ctx) {
       const contractId = await sharedContract(ctx);
@@ -119,7 +119,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'resources.contacts-on-contract-move',
     area: 'resources',
     title: "Moving a case to another customer's contract re-validates the contacts it keeps (D-47)",
-    statements: ['S2.contacts', 'S1.contract-scoping'],
+    statements: ['S2.contacts', 'S1.contract-scoping', 'D-47.contacts-on-move'],
     needs: ['writes', 'partner', 'state'],
     async run(ctx) {
       const shared = await sharedContract(ctx);
@@ -145,7 +145,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'webhooks.authorization-headers',
     area: 'webhooks',
     title: 'Webhook authorization: header injection, reserved names and one scheme per header are 400 (D-76)',
-    statements: ['S6.delivery-authorization', 'S7.status-400'],
+    statements: ['S6.delivery-authorization', 'S7.status-400', 'D-76.authorization-headers'],
     needs: ['writes'],
     async run(ctx) {
       const cases = refusedAuthorizations(ctx);
@@ -165,7 +165,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'webhooks.patterns',
     area: 'webhooks',
     title: 'Contract and event-type patterns that match nothing yet are accepted; unknown exact names are refused (D-80)',
-    statements: ['S2.webhook-fields', 'S6.delivery-filters'],
+    statements: ['S2.webhook-fields', 'S6.delivery-filters', 'D-80.patterns'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const patterns = await disabledWebhook(ctx, 'patterns', { contracts: [`${ctx.runTag}-none-*`], eventTypes: ['case.*', `${ctx.runTag}.*`] });
@@ -179,7 +179,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'validation.contact-addresses',
     area: 'validation',
     title: 'Contacts: the domain matched without case (D-77), contact null clears (D-78), "a, b" lists trimmed (D-81)',
-    statements: ['S2.contacts', 'S1.coercion'],
+    statements: ['S2.contacts', 'S1.coercion', 'D-77.contact-domain', 'D-78.contact-null', 'D-81.trimmed-lists'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const contract = await ctx.fixtures.contract();
@@ -203,7 +203,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'scoping.partner-comments',
     area: 'scoping',
     title: 'Partner comments are not shown to the customer account: list, get (D-79)',
-    statements: ['S5.partner-only', 'S2.comment-fields'],
+    statements: ['S5.partner-only', 'S2.comment-fields', 'D-79.partner-comments'],
     needs: ['writes', 'partner', 'state'],
     async run(ctx) {
       const contract = await sharedContract(ctx);

@@ -81,7 +81,7 @@ export const hardeningHttpChecks: Check[] = [
     id: 'operations.http-layer-errors',
     area: 'operations',
     title: "Requests the HTTP layer refuses (over-long URL, malformed header) are answered in the envelope with X-CareAPI-Env",
-    statements: ['S1.env-header', 'S1.error-envelope', 'S7.error-env-header'],
+    statements: ['S1.env-header', 'S1.error-envelope', 'S7.error-env-header', 'D-70.http-layer-errors'],
     needs: ['state'],
     async run(ctx) {
       const list = ctx.path('listCases');
@@ -96,7 +96,7 @@ export const hardeningHttpChecks: Check[] = [
     id: 'operations.head',
     area: 'operations',
     title: 'HEAD is served wherever GET is: the same status and headers, no body; Allow lists it (D-69)',
-    statements: ['S1.env-header', 'S4.operations'],
+    statements: ['S1.env-header', 'S4.operations', 'D-69.head-and-percent'],
     needs: ['state'],
     async run(ctx) {
       const path = ctx.path('listCases');
@@ -116,7 +116,7 @@ export const hardeningHttpChecks: Check[] = [
     id: 'operations.malformed-path',
     area: 'operations',
     title: 'A path with malformed percent-encoding is 400 in the error envelope, not 404 or 405 (D-69)',
-    statements: ['S7.status-400', 'S1.error-envelope', 'S7.error-env-header'],
+    statements: ['S7.status-400', 'S1.error-envelope', 'S7.error-env-header', 'D-69.head-and-percent'],
     needs: ['state'],
     async run(ctx) {
       for (const path of [`${ctx.path('listCases')}/%zz`, `${ctx.path('listCases')}/%C3%28`]) {
@@ -130,7 +130,7 @@ export const hardeningHttpChecks: Check[] = [
     id: 'validation.list-element-details',
     area: 'validation',
     title: 'Each bad element of a list filter gets its own error, located by its index (D-73)',
-    statements: ['S7.error-object', 'S1.filter-invalid'],
+    statements: ['S7.error-object', 'S1.filter-invalid', 'D-73.error-details'],
     needs: ['state'], // a stateless mock answers its example body
     async run(ctx) {
       const x = await ctx.customer.request({ method: 'GET', path: ctx.path('listCases'), query: 'filter[status][in]=1,x,y' });
@@ -144,7 +144,7 @@ export const hardeningHttpChecks: Check[] = [
     id: 'validation.empty-contract',
     area: 'validation',
     title: 'An empty contract id in a case body is 400 (no contract named), not 403 (D-73)',
-    statements: ['S7.status-400', 'S5.contract-403'],
+    statements: ['S7.status-400', 'S5.contract-403', 'D-73.error-details'],
     needs: ['writes'],
     async run(ctx) {
       const x = await ctx.call(ctx.customer, 'createCase', {}, { json: { contract: '', shortDescription: `${MARK} empty contract` } });
@@ -156,7 +156,7 @@ export const hardeningHttpChecks: Check[] = [
     id: 'filters.pattern-time',
     area: 'filters',
     title: 'match and like answer pathological patterns in bounded time while other requests are served (D-68)',
-    statements: ['S1.filter-semantics'],
+    statements: ['S1.filter-semantics', 'D-68.bounded-patterns'],
     needs: ['writes', 'state'],
     async run(ctx) {
       // Values that make a backtracking engine take seconds (issue 13: 5.6 s and 4.1 s); the bound is generous because
