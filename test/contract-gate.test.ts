@@ -110,6 +110,12 @@ describe('npm run diff (scripts/diff.ts)', () => {
     });
   });
 
+  it('reads the openapi/ tree as the build does: it equals its own bundle (build-time enums included)', async () => {
+    const same = await run(['--base', bundlePath(), '--head', '.', '--format', 'json']);
+    expect(same.code).toBe(0);
+    expect(JSON.parse(same.stdout).changes).toEqual([]);
+  }, 60_000);
+
   it('exits 1 on an unacknowledged breaking change and 0 once it is acknowledged and follows D-33', async () => {
     const headFile = join(scratch, 'head.yaml');
     const head = deprecate(dropLocation(structuredClone(base)), '/cases', 'post', '2027-06-01');

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { fillFieldEnums } from '../build/field-enums.ts';
 import { runRedocly } from '../build/redocly.ts';
 
 export interface LoadedDescription {
@@ -20,7 +21,10 @@ async function bundleTree(openapiRoot: string, root: string): Promise<any> {
   // The same bundling as `npm run build` (scripts/build/bundle.ts), without the lint: a base may predate a rule.
   const result = await runRedocly(['bundle', openapiRoot, '--ext=yaml', '--lint-config=off'], root);
   if (result.code !== 0) throw new Error(`redocly bundle of ${openapiRoot} failed:\n${result.stderr}`);
-  return parseDescription(result.stdout);
+  // and the bundle step's own completion (field-name enums, D-20), so a tree compares equal to its bundle
+  const document = parseDescription(result.stdout);
+  fillFieldEnums(document);
+  return document;
 }
 
 function git(root: string, args: string[]): string | undefined {
