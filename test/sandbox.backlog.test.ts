@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DueQueue } from '../src/sandbox/due-queue.ts';
 import { isLoopbackUrl } from '../src/sandbox/loopback.ts';
-import { startHarness } from './helpers/sandbox.ts';
+import { customerCase, startHarness } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
 
 /** A port that was free a moment ago and now has nothing listening: every delivery to it is refused at once. */
@@ -25,11 +25,6 @@ async function eventually(condition: () => boolean, limitMs = 10_000): Promise<v
     if (Date.now() > end) throw new Error('condition not reached');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-async function caseOf(h: Harness): Promise<{ id: string }> {
-  const contract = h.sandbox.demo.sandbox.customer.contracts[0];
-  return (await h.call('sandbox', 'customer', 'GET', `/cases?page[size]=1&filter[contract]=${contract}`)).json.data[0];
 }
 
 describe('a backlog of 200 subscriptions x 200 triggers to a closed port', () => {
@@ -58,7 +53,7 @@ describe('a backlog of 200 subscriptions x 200 triggers to a closed port', () =>
     for (let i = 0; i < 200; i++) {
       await timed(`subscribe ${i}`, () => h.call('sandbox', 'customer', 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/h${i}` }), 201);
     }
-    const c = await caseOf(h);
+    const c = await customerCase(h);
     const events: string[] = [];
     for (let i = 0; i < 200; i++) {
       await timed(`trigger ${i}`, async () => {
@@ -112,7 +107,7 @@ describe('a subscription in flight does not starve another that is due', () => {
   it('delivers to the due subscription while the other one has a backlog behind its held attempt', async () => {
     const hold = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: url + '/hold', eventTypes: ['case.contract.assigned'] });
     expect(hold.status).toBe(201);
-    const c = await caseOf(h);
+    const c = await customerCase(h);
     // More queued deliveries of the held subscription than the old query read (limit x 8 = 8 rows at one free slot),
     // all due before the other subscription's: the old dispatcher found nothing to start and re-armed a 0 ms timer.
     const firstHeld = new Promise<void>((resolve) => (onArrival = () => held.length > 0 && resolve()));
@@ -167,7 +162,7 @@ describe('loopback-only delivery (D-64)', () => {
     try {
       const hook = await h.call('sandbox', 'customer', 'POST', '/webhooks', { url: 'https://itsm.customer.example/care/webhooks' });
       expect(hook.status).toBe(201); // the contract accepts any https URL; the test process refuses to send there
-      const c = await caseOf(h);
+      const c = await customerCase(h);
       const event = (await h.call('sandbox', 'customer', 'POST', '/events/case.contract.assigned', { caseId: c.id })).json.data.id;
       const deliveries = () => h.sandbox.svc.store.deliveries(event);
       await eventually(() => deliveries().length === 1 && deliveries()[0].state !== 'pending');

@@ -2,15 +2,14 @@
 // (through src/spec), then the sandbox is held to it over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationSpec } from '../src/spec/index.ts';
-import { spec, startHarness } from './helpers/sandbox.ts';
+import { customerCase, spec, startHarness } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
 
 let h: Harness;
 let caseId = '';
 beforeAll(async () => {
   h = await startHarness({ seedCases: 20 });
-  const contract = h.sandbox.demo.sandbox.customer.contracts[0];
-  caseId = (await h.call('sandbox', 'customer', 'GET', `/cases?page[size]=1&filter[contract]=${contract}`)).json.data[0].id;
+  caseId = (await customerCase(h)).id;
 });
 afterAll(async () => {
   await h?.close();

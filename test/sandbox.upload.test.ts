@@ -1,14 +1,13 @@
 // Multipart uploads written by hand over HTTP (issue 12, D-66): a `file` part without `filename=` is the file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness } from './helpers/sandbox.ts';
+import { customerCase, startHarness } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
 
 let h: Harness;
 let caseId = '';
 beforeAll(async () => {
   h = await startHarness({ seedCases: 20 });
-  const contract = h.sandbox.demo.sandbox.customer.contracts[0];
-  caseId = (await h.call('sandbox', 'customer', 'GET', `/cases?page[size]=1&filter[contract]=${contract}`)).json.data[0].id;
+  caseId = (await customerCase(h)).id;
 });
 afterAll(async () => {
   await h?.close();

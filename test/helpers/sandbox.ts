@@ -120,3 +120,9 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
     close: () => sandbox.close(),
   };
 }
+
+/** A case of the sandbox customer's first contract, for tests that need any one case to act on. */
+export async function customerCase(h: Harness): Promise<{ id: string }> {
+  const contract = h.sandbox.demo.sandbox.customer.contracts[0];
+  return (await h.call('sandbox', 'customer', 'GET', `/cases?page[size]=1&filter[contract]=${contract}`)).json.data[0];
+}
