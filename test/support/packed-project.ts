@@ -113,10 +113,10 @@ export function runIn(dir: string, command: string, args: string[], timeoutMs = 
   });
 }
 
-/** `care-sandbox` of the project's node_modules/.bin, in memory on a free port; ready when it prints its URL. */
+/** `care-sandbox` of the project's node_modules/.bin, in memory on a free port, delivering to loopback only (D-64); ready when it prints its URL. */
 export function startInstalledSandbox(dir: string): Promise<{ url: string; configFile: string; stop(): Promise<void> }> {
   const configFile = join(dir, 'sandbox.json');
-  const child = spawn(join(dir, 'node_modules/.bin/care-sandbox'), ['--memory', '--port', '0', '--quiet', '--seed-cases', '60', '--write-config', configFile], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(dir, 'node_modules/.bin/care-sandbox'), ['--memory', '--port', '0', '--quiet', '--loopback-only', '--seed-cases', '60', '--write-config', configFile], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = () => new Promise<void>((done) => {
     if (child.exitCode !== null || child.signalCode !== null) return done();
     child.once('exit', () => done());
