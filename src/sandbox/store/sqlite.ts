@@ -8,6 +8,7 @@ import type { CareSpec, ValueType } from '../../spec/types.ts';
 import { compileLike, compileRegex } from '../../grammar/regex.ts';
 import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
+import { listIndexes } from './list-indexes.ts';
 import { orderSql, whereSql } from './list-sql.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
 import type { Delivery, Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
@@ -26,7 +27,6 @@ const INDEXES: string[] = [
   'CREATE INDEX IF NOT EXISTS cases_customer ON cases (env, customer_org, status, created_at)',
   'CREATE INDEX IF NOT EXISTS cases_contract ON cases (env, contract, status, created_at)',
   'CREATE INDEX IF NOT EXISTS cases_status ON cases (env, status, created_at)',
-  'CREATE INDEX IF NOT EXISTS cases_created ON cases (env, created_at)',
   'CREATE INDEX IF NOT EXISTS comments_case ON comments (env, "case")',
   'CREATE INDEX IF NOT EXISTS attachments_case ON attachments (env, "case")',
   'CREATE INDEX IF NOT EXISTS contracts_customer ON contracts (env, customer_org)',
@@ -79,6 +79,16 @@ function countsFromAggregate(scope: Scope, query: ListQuery): boolean {
   return query.filters.every((f) => AGGREGATE_FIELDS.has(f.field) && AGGREGATE_OPERATORS.has(f.operator));
 }
 
+/** The one column every filter of the query reads (sameas reads two), or undefined. */
+function filteredColumn(query: ListQuery, columnOf: (field: string) => Column): string | undefined {
+  const read = new Set<string>();
+  for (const f of query.filters) {
+    read.add(columnOf(f.field).column);
+    if (f.operator === 'sameas' || f.operator === 'notSameas') read.add(columnOf(String(f.values[0])).column);
+  }
+  return read.size === 1 ? [...read][0] : undefined;
+}
+
 export interface SqliteOptions {
   /** A file path, or `:memory:`. */
   file: string;
@@ -127,6 +137,15 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${resource}_id ON ${resource} (env, id)`);
   }
   for (const index of INDEXES) db.exec(index);
+  // cases grow with the data: index-ordered pages for every sortable field (D-48); the others are small per scope
+  const existingIndexes = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as any[]).map((r) => r.name));
+  const caseIndexes = listIndexes(spec, 'cases', RESOURCE_SCHEMAS.cases, ['customer_org', 'contract']);
+  const missing = caseIndexes.filter((i) => !existingIndexes.has(i.name));
+  // a count filtered on one column reads only that column's index: value and scope are in its entries (D-48)
+  const countIndexOf = new Map(caseIndexes.filter((i) => !i.name.endsWith('_desc')).map((i) => [i.name.slice('cases_sort_'.length), i.name]));
+  for (const index of missing) db.exec(`CREATE INDEX ${index.name} ON cases ${index.sql}`);
+  // statistics for the planner (which index is selective, which only orders), sampled so it stays quick at 1M rows
+  if (missing.length > 0 || !db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'`).get()) db.exec('PRAGMA analysis_limit = 400; ANALYZE');
   createCaseCounts(db);
 
   // Everything but attachment bytes, which only attachmentContent() reads.
@@ -270,7 +289,10 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       else if (resource === 'cases' && countsFromAggregate(scope, query)) {
         // filters on status/priority only: sum the maintained per-group counts, whatever the number of cases
         totalCount = (prepare(`SELECT coalesce(sum(n), 0) AS n FROM case_counts WHERE ${where}`).get(...params) as any).n;
-      } else totalCount = (prepare(`SELECT count(*) AS n FROM ${resource} WHERE ${where}`).get(...params) as any).n;
+      } else {
+        const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource)) ?? '') : undefined;
+        totalCount = (prepare(`SELECT count(*) AS n FROM ${resource}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n;
+      }
       if (!cached || cached.version !== version) {
         if (countCache.size > 2000) countCache.clear();
         countCache.set(key, { version, count: totalCount });
