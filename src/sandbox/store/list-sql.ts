@@ -66,13 +66,23 @@ function positive(clause: FilterClause, operator: string, col: string, type: Val
       return isArray
         ? { sql: `EXISTS (SELECT 1 FROM json_each(${col}) WHERE json_each.value = ?)`, params: [v] }
         : { sql: `instr(${col}, ?) > 0`, params: [v] }; // instr compares by byte length: NUL-safe, unlike GLOB and length()
-    // JavaScript functions rather than substr/length/GLOB: those stop at a NUL character inside a value.
+    // On the UTF-8 bytes (CAST AS BLOB): substr/length of TEXT stop at a NUL character inside a value, of a BLOB they
+    // do not; a byte prefix/suffix of UTF-8 is a code point prefix/suffix. No JavaScript call per row (D-49).
     case 'startswith':
-      return { sql: `care_starts(${col}, ?)`, params: [v] };
+      return {
+        sql: `(${col} IS NOT NULL AND (length(CAST(? AS BLOB)) = 0 OR substr(CAST(${col} AS BLOB), 1, length(CAST(? AS BLOB))) = CAST(? AS BLOB)))`,
+        params: [v, v, v],
+      };
     case 'endswith':
-      return { sql: `care_ends(${col}, ?)`, params: [v] };
-    case 'like':
-      return { sql: `care_like(?, ${col})`, params: [v] };
+      return {
+        sql: `(${col} IS NOT NULL AND (length(CAST(? AS BLOB)) = 0 OR substr(CAST(${col} AS BLOB), -length(CAST(? AS BLOB))) = CAST(? AS BLOB)))`,
+        params: [v, v, v],
+      };
+    case 'like': {
+      // Every literal run between wildcards must occur in the value: instr() rules most rows out before the pattern runs.
+      const runs = String(v).split(/[*?]/).filter((run) => run.length > 0);
+      return { sql: [...runs.map(() => `instr(${col}, ?) > 0`), `care_like(?, ${col})`].join(' AND '), params: [...runs, v] };
+    }
     case 'match':
       return { sql: `care_regexp(?, ${col})`, params: [v] };
     case 'sameas': {
