@@ -165,7 +165,7 @@ describe('invalid requests answered 400 in the envelope, with the environment', 
     ['unknown field', { filter: { colour: 'red' } }, 'query.filter.colour'],
     ['unknown operator', { filter: { status: { about: 10 } } }, 'query.filter.status.about'],
     ['operator not for the type', { filter: { status: { like: '1*' } } }, 'query.filter.status.like'],
-    ['value of the wrong type', { filter: { priority: { in: [1, 'high'] } } }, 'query.filter.priority.in'],
+    ['value of the wrong type', { filter: { priority: { in: [1, 'high'] } } }, 'query.filter.priority.in.1'],
     ['page size 201', { page: { size: 201 } }, 'query.page.size'],
     ['unknown sort field', { sort: ['colour'] }, 'query.sort'],
   ];

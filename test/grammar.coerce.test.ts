@@ -33,9 +33,13 @@ describe('integer: number (int or float), or a string holding an int or float', 
   const fromText: Row[] = [
     ['10', v(10)], ['-3', v(-3)], ['+7', v(7)], ['0', v(0)], ['-0', v(0)], ['2.0', v(2)], ['2.', v(2)], ['2.000', v(2)],
     [' 42 ', v(42)], ['1_000', v(1000)], ['9007199254740991', v(9007199254740991)],
-    ['2.5', e('int_parsing')], ['abc', e('int_parsing')], ['', e('int_parsing')], ['1e3', e('int_parsing')],
+    ['2.5', e('int_parsing')], ['abc', e('int_parsing')], ['', e('int_parsing')],
     ['0x10', e('int_parsing')], ['1__0', e('int_parsing')], ['_1', e('int_parsing')], ['.0', e('int_parsing')],
     ['9007199254740993', e('int_parsing_size')],
+    // a string holding a float with no fractional part is an integer (seed table, D-72), exactly: no rounding
+    ['1e1', v(10)], ['1e3', v(1000)], ['1E+3', v(1000)], ['1.5e1', v(15)], ['-2.50e2', v(-250)], ['250e-2', e('int_parsing')],
+    ['2500e-2', v(25)], ['0e999999', v(0)], ['.5e1', v(5)], ['1e-1', e('int_parsing')], ['1.00000000000000001e1', e('int_parsing')],
+    ['1e16', e('int_parsing_size')], ['1e999999999', e('int_parsing_size')], ['9007199254740991e0', v(9007199254740991)],
   ];
   check('integer', 'query', fromText);
   check('integer', 'body', [
@@ -55,13 +59,14 @@ describe('float: number, or a string holding an int or float', () => {
   check('float', 'body', [...fromText, [1.5, v(1.5)], [2, v(2)], [true, e('float_type')], [null, e('float_type')], [Infinity, e('finite_number')]]);
 });
 
-describe('boolean: JSON boolean; 1 or 0; the true and false strings of the table', () => {
-  const trueText = ['True', 'true', 't', 'on', 'yes', 'y', '1'];
-  const falseText = ['False', 'false', 'f', 'off', 'no', 'n', '0'];
+describe('boolean: JSON boolean; 1 or 0; the true and false strings of the table, in any ASCII case (D-72)', () => {
+  const trueText = ['True', 'true', 't', 'on', 'yes', 'y', '1', 'TRUE', 'Yes', 'YES', 'T', 'oN', 'Y'];
+  const falseText = ['False', 'false', 'f', 'off', 'no', 'n', '0', 'FALSE', 'No', 'OFF', 'F', 'N', 'fAlSe'];
   const fromText: Row[] = [
     ...trueText.map((text): Row => [text, v(true)]),
     ...falseText.map((text): Row => [text, v(false)]),
     ['', e('bool_parsing')], ['2', e('bool_parsing')], ['maybe', e('bool_parsing')], [' true', e('bool_parsing')],
+    ['ＴＲＵＥ', e('bool_parsing')], ['tru\u0130', e('bool_parsing')], ['yES ', e('bool_parsing')], // ASCII case only, no trimming
   ];
   check('boolean', 'query', fromText);
   check('boolean', 'body', [

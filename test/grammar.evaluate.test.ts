@@ -79,7 +79,7 @@ describe('filters', () => {
     ['filter[description][like]=a,b%5Cc', ['C3']],
     ['filter[description][like]=.', []],
     ['filter[shortDescription][notLike]=*rinter*', ['C3', 'C4', 'C5']],
-    // match: ECMAScript, u flag, unanchored
+    // match: RE2 syntax (D-68), unanchored, on code points
     ['filter[shortDescription][match]=%5E%5BPp%5Drinter', ['C1', 'C2']],
     ['filter[shortDescription][match]=jams', ['C1']],
     ['filter[shortDescription][match]=%5Cp%7BEmoji_Presentation%7D', ['C3']],

@@ -146,8 +146,10 @@ describe('errors, one per problem', () => {
     expect(errorsOf('filter[createdAt][ge]=yesterday')).toEqual([err('query.filter.createdAt.ge', 'datetime_parsing')]);
     expect(errorsOf('filter[partnerComment]=maybe', comments)).toEqual([err('query.filter.partnerComment.eq', 'bool_parsing')]);
     expect(errorsOf('filter[enabled][eq]=', webhooks)).toEqual([err('query.filter.enabled.eq', 'bool_parsing')]);
-    expect(errorsOf('filter[priority][in]=1,high,x')).toEqual([err('query.filter.priority.in', 'int_parsing'), err('query.filter.priority.in', 'int_parsing')]);
-    expect(errorsOf('filter[priority][between]=1,high')).toEqual([err('query.filter.priority.between', 'int_parsing')]);
+    // each bad element names its index, as body locations do (body.watchList.1): no two identical details (D-73)
+    expect(errorsOf('filter[priority][in]=1,high,x')).toEqual([err('query.filter.priority.in.1', 'int_parsing'), err('query.filter.priority.in.2', 'int_parsing')]);
+    expect(errorsOf('filter[priority][between]=1,high')).toEqual([err('query.filter.priority.between.1', 'int_parsing')]);
+    expect(errorsOf('filter[createdAt][notIn]=x,2026-01-01,y')).toEqual([err('query.filter.createdAt.notIn.0', 'datetime_parsing'), err('query.filter.createdAt.notIn.2', 'datetime_parsing')]);
   });
   it('a value given to a no-value operator: invalid_filter_value', () => {
     expect(errorsOf('filter[incident][null]=x')).toEqual([err('query.filter.incident.null', 'invalid_filter_value')]);
@@ -164,7 +166,8 @@ describe('errors, one per problem', () => {
   });
   it('an invalid or too long regular expression: invalid_filter_value', () => {
     expect(errorsOf('filter[shortDescription][match]=(')).toEqual([err('query.filter.shortDescription.match', 'invalid_filter_value')]);
-    expect(errorsOf('filter[shortDescription][notMatch]=%5C-')).toEqual([err('query.filter.shortDescription.notMatch', 'invalid_filter_value')]); // \- is invalid with the u flag
+    expect(errorsOf('filter[shortDescription][notMatch]=%5Cq')).toEqual([err('query.filter.shortDescription.notMatch', 'invalid_filter_value')]); // \q: no such escape in RE2
+    expect(errorsOf('filter[shortDescription][match]=(a)%5C1')).toEqual([err('query.filter.shortDescription.match', 'invalid_filter_value')]); // RE2 has no backreferences (D-68)
     expect(errorsOf(`filter[shortDescription][match]=${'a'.repeat(257)}`)).toEqual([err('query.filter.shortDescription.match', 'invalid_filter_value')]);
   });
   it('sameas naming an unknown field or one of another type: invalid_filter_value', () => {
@@ -193,7 +196,7 @@ describe('errors, one per problem', () => {
       err('query.sort', 'invalid_sort_field'),
       err('query.filter.colour', 'invalid_filter_field'),
       err('query.filter.status.like', 'invalid_filter_operator'),
-      err('query.filter.priority.in', 'int_parsing'),
+      err('query.filter.priority.in.1', 'int_parsing'),
       err('query.filter.incident.notNull', 'invalid_filter_value'),
       err('query.filter', 'invalid_filter'),
       err('query.filter.createdAt.between', 'invalid_filter_value'),

@@ -50,8 +50,8 @@ describe('mock front', () => {
     expect(codes).toContain('invalid_filter_operator');
     expect(result.body.errors.map((e: any) => e.detail.split(':')[0])).toEqual([
       'query.filter.watchList.eq',
-      'query.filter.status.in',
-      'query.filter.status.in',
+      'query.filter.status.in.1', // the bad element, by index (D-73)
+      'query.filter.status.in', // the repeated filter
       'query.filter.priority.between',
       'query.filter.incident.notNull',
     ]);

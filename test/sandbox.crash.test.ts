@@ -18,7 +18,7 @@ afterAll(() => {
 
 /** Start the CLI on a free port; resolves with its origin once it prints the listening line. */
 function start(): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/care-sandbox.js'), '--port', '0', '--db', join(dir, 'crash.db'), '--seed-cases', '20', '--write-config', join(dir, 'config.json'), '--quiet'], {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/care-sandbox.js'), '--port', '0', '--db', join(dir, 'crash.db'), '--seed-cases', '20', '--loopback-only', '--write-config', join(dir, 'config.json'), '--quiet'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

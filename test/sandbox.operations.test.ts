@@ -135,7 +135,7 @@ describe('http layer', () => {
     expect(unknown.json.errors[0].code).toBe('not_found');
     const wrong = await h.call('production', 'customer', 'PUT', '/cases');
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET, POST');
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, POST');
     expect(wrong.headers.get('x-careapi-env')).toBe('Production');
   });
 

@@ -27,7 +27,7 @@ describe('npm start', () => {
   let output = '';
 
   beforeAll(async () => {
-    child = spawn(tsx, ['scripts/start.ts', '--memory', '--port', '0', '--seed-cases', '5', '--mock-port', '0'], { cwd: root });
+    child = spawn(tsx, ['scripts/start.ts', '--memory', '--port', '0', '--seed-cases', '5', '--mock-port', '0', '--loopback-only'], { cwd: root });
     output = await waitForOutput(child, /mock \(Prism\) sandbox\s+\S+/);
   });
 

@@ -8,6 +8,7 @@ import { environmentsStep } from './environments.ts';
 import { typesStep } from './typescript-types.ts';
 import { filterTypesStep } from './filter-types.ts';
 import { docsStep } from './docs.ts';
+import { versionStep } from './version.ts';
 
 export const steps: BuildStep[] = [
   lintStep,
@@ -15,5 +16,6 @@ export const steps: BuildStep[] = [
   environmentsStep,
   typesStep,
   filterTypesStep,
+  versionStep,
   docsStep,
 ];

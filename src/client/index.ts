@@ -2,6 +2,8 @@
 export { createCareClient } from './create-client.ts';
 export type { CareClient, CareClientOptions, FetchLike, AttachmentRecord, DownloadedAttachment } from './create-client.ts';
 export { CareApiError, servedBy } from './errors.ts';
+export { CARE_API_VERSION } from '../../generated/care-version.ts';
+export { createdLocation } from './location.ts';
 export type { CareErrorObject, ServedBy } from './errors.ts';
 export { baseUrlFor, DEFAULT_HOST } from './base-url.ts';
 export type { CareEnvironment } from './base-url.ts';

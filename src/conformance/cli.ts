@@ -21,6 +21,8 @@ Run:
   --allow-writes             create and change data in production (sandbox always may; production reads only)
   --stateless                the target is a stateless mock: only shape checks run, the others skip
   --areas LIST               only these areas (${AREAS.join(', ')})
+  --stateful N               also run N random sequences of writes and lists against a model (property-based)
+  --seed S                   seed of the stateful run (default: random; printed with the result)
   --delivery-timeout MS      bounded wait for one webhook delivery (default 10000)
   --spec FILE                bundled description (default generated/care-api.yaml)
   --junit FILE, --json FILE  reports
@@ -29,6 +31,13 @@ Run:
 
 Exit code 0 only when no check failed.
 `;
+
+function statefulOption(runs: string | undefined, seed: string | undefined): { runs: number; seed: number } | undefined {
+  if (runs === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(runs)) throw new Error(`--stateful: a positive integer is required, got ${runs}`);
+  if (seed !== undefined && !/^-?\d+$/.test(seed)) throw new Error(`--seed: an integer is required, got ${seed}`);
+  return { runs: Number(runs), seed: seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seed) };
+}
 
 export async function main(argv: string[]): Promise<number> {
   const settingOptions = Object.fromEntries(Object.keys(SETTINGS).map((k) => [k, { type: 'string' as const }]));
@@ -41,6 +50,8 @@ export async function main(argv: string[]): Promise<number> {
       stateless: { type: 'boolean', default: false },
       areas: { type: 'string' },
       'delivery-timeout': { type: 'string' },
+      stateful: { type: 'string' },
+      seed: { type: 'string' },
       spec: { type: 'string' },
       junit: { type: 'string' },
       json: { type: 'string' },
@@ -74,6 +85,7 @@ export async function main(argv: string[]): Promise<number> {
     publicUrl,
     specPath: values.spec as string | undefined,
     deliveryTimeoutMs: Number(values['delivery-timeout'] ?? 10_000),
+    stateful: statefulOption(values.stateful as string | undefined, values.seed as string | undefined),
     onProgress: progressPrinter(write, Boolean(values.verbose)),
   });
   write(renderReport(report));

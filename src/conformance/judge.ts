@@ -39,9 +39,8 @@ export function judge(spec: CareSpec, op: OperationSpec, x: Exchange, envHeader:
     if (x.bytes.length > 0) problems.push(`${where}: no body is declared, got ${x.bytes.length} bytes`);
     return problems;
   }
-  // A binary download answers the type given at upload: any type conforms to application/octet-stream there.
-  const binary = declared.contentTypes.every((t) => t === 'application/octet-stream');
-  if (!binary && !declared.contentTypes.some((t) => contentTypeMatches(actualType, t))) {
+  // The download declares `*/*` (it answers the type given at upload, D-67): the description itself says what matches.
+  if (!declared.contentTypes.some((t) => contentTypeMatches(actualType, t))) {
     problems.push(`${where}: Content-Type "${actualType || '(none)'}" is not one of ${declared.contentTypes.join(', ')}`);
     return problems;
   }

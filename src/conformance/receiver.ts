@@ -25,6 +25,8 @@ export class Receiver {
   private baseUrl?: string;
   private starting?: Promise<string>;
   private paths = 0;
+  /** Paths that answer a status other than 204 (a check of how the service takes a refusal, e.g. 410 Gone). */
+  private readonly statuses = new Map<string, number>();
 
   /** Start listening (once) on `listen` (`host:port`); answers the URL deliveries should go to. */
   start(listen: string, publicUrl?: string): Promise<string> {
@@ -43,7 +45,7 @@ export class Receiver {
           }
           const delivery: Delivery = { path: req.url ?? '/', headers: req.headers, body, json, seq: this.deliveries.length };
           this.deliveries.push(delivery);
-          res.writeHead(204).end();
+          res.writeHead(this.statuses.get(delivery.path) ?? 204).end();
           for (const w of this.waiters.filter((w) => w.match(delivery))) {
             this.waiters.splice(this.waiters.indexOf(w), 1);
             w.resolve(delivery);
@@ -66,6 +68,11 @@ export class Receiver {
     const base = await this.start(listen, publicUrl);
     const path = `/hooks/${++this.paths}-${Math.random().toString(36).slice(2, 8)}`;
     return { url: base + path, path };
+  }
+
+  /** Make deliveries to `path` answered with `status` from now on. */
+  answer(path: string, status: number): void {
+    this.statuses.set(path, status);
   }
 
   /** The first delivery (already received or still to come) that matches, or an Error after `timeoutMs`. */

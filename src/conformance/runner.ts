@@ -6,6 +6,7 @@ import { Context } from './context.ts';
 import { excerpt, toCurl } from './http.ts';
 import { redactText } from './redact.ts';
 import { Receiver } from './receiver.ts';
+import { statefulCheck } from './stateful.ts';
 import type { AreaSummary, CheckResult, RunOptions, RunReport } from './types.ts';
 
 /** Why a check cannot run in this run, or undefined when it can. */
@@ -87,7 +88,7 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
   const startedAt = new Date();
   const ctx = new Context(options, spec);
   const wanted = (c: Check) => options.areas.length === 0 || options.areas.includes(c.area);
-  const selected = checks.filter(wanted);
+  const selected = [...checks, ...(options.stateful ? [statefulCheck(options.stateful.runs, options.stateful.seed)] : [])].filter(wanted);
   const ordered = [...selected.filter((c) => !c.last), ...selected.filter((c) => c.last)];
   const receiver = new Receiver();
   ctx.receiver = receiver;

@@ -37,6 +37,8 @@ export interface RunOptions {
   specPath?: string;
   /** Bounded wait for one webhook delivery, in ms. */
   deliveryTimeoutMs: number;
+  /** Opt-in property-based stateful run (`--stateful N`): N random sequences, generated from `seed`. */
+  stateful?: { runs: number; seed: number };
   /** Called as the run progresses (the console reporter prints it). */
   onProgress?: (event: ProgressEvent) => void;
 }

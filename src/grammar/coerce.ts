@@ -28,14 +28,37 @@ function integerFromNumber(value: number): Coerced<number> {
   return ok(value === 0 ? 0 : value); // no -0
 }
 
+const INT_PARSING = 'Input should be a valid integer, unable to parse string as an integer';
+const INT_SIZE = 'Unable to parse input string as an integer, exceeded maximum size';
+
+/**
+ * The integer digits of a float text (`1e1`, `1.5e1`, `-2.50e2`), by moving the decimal point in the digits rather than
+ * through a double, so `1.00000000000000001e1` is not mistaken for 10; null when a non-zero digit is left after the point.
+ */
+function integerDigitsOfFloatText(text: string): { sign: string; digits: string } | null {
+  const [, sign, whole, fraction = '', exponent = '0'] = /^([+-]?)([0-9_]*)(?:\.([0-9_]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(text)!;
+  const digits = (whole + fraction).replace(/_/g, '').replace(/^0+/, '');
+  if (digits === '') return { sign: '', digits: '0' };
+  const point = whole.replace(/_/g, '').length - ((whole + fraction).replace(/_/g, '').length - digits.length) + Number(exponent);
+  if (point <= 0) return null;
+  if (point >= digits.length) return { sign, digits: point > 20 ? '9'.repeat(21) : digits + '0'.repeat(point - digits.length) };
+  return /^0*$/.test(digits.slice(point)) ? { sign, digits: digits.slice(0, point) } : null;
+}
+
 function integerFromText(raw: string): Coerced<number> {
   let text = raw.trim();
   // "2.0", "2.", "2.000" hold an integer (pydantic strips a zero fraction); "2.5" does not.
   const dot = text.indexOf('.');
   if (dot >= 0 && /^0*$/.test(text.slice(dot + 1))) text = text.slice(0, dot);
-  if (!INTEGER_TEXT.test(text)) return fail('int_parsing', 'Input should be a valid integer, unable to parse string as an integer');
+  if (!INTEGER_TEXT.test(text)) {
+    // The seed's table: "a string holding an int or float", so a float text without fraction is an integer (D-72).
+    if (!FLOAT_TEXT.test(text)) return fail('int_parsing', INT_PARSING);
+    const integer = integerDigitsOfFloatText(text);
+    if (!integer) return fail('int_parsing', INT_PARSING);
+    text = integer.sign + integer.digits;
+  }
   const value = Number(text.replace(/_/g, ''));
-  if (!Number.isSafeInteger(value)) return fail('int_parsing_size', 'Unable to parse input string as an integer, exceeded maximum size');
+  if (!Number.isSafeInteger(value)) return fail('int_parsing_size', INT_SIZE);
   return ok(value === 0 ? 0 : value);
 }
 
@@ -59,10 +82,13 @@ function coerceFloat(raw: unknown): Coerced<number> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// booleans: exactly the strings of the seed's table (which are pydantic's), plus JSON booleans and 1/0.
+// booleans: the strings of the seed's table in any ASCII case, as pydantic compares them (D-72), plus JSON booleans
+// and 1/0. No trimming, as pydantic.
 
-const TRUE_TEXT = new Set(['True', 'true', 't', 'on', 'yes', 'y', '1']);
-const FALSE_TEXT = new Set(['False', 'false', 'f', 'off', 'no', 'n', '0']);
+const TRUE_TEXT = new Set(['true', 't', 'on', 'yes', 'y', '1']);
+const FALSE_TEXT = new Set(['false', 'f', 'off', 'no', 'n', '0']);
+/** Lower case of ASCII letters only (toLowerCase would also fold `İ` and fullwidth letters). */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 
 function coerceBoolean(raw: unknown): Coerced<boolean> {
   if (typeof raw === 'boolean') return ok(raw);
@@ -72,8 +98,9 @@ function coerceBoolean(raw: unknown): Coerced<boolean> {
     return fail('bool_parsing', 'Input should be a valid boolean, unable to interpret input');
   }
   if (typeof raw === 'string') {
-    if (TRUE_TEXT.has(raw)) return ok(true);
-    if (FALSE_TEXT.has(raw)) return ok(false);
+    const text = raw.length <= 5 ? asciiLower(raw) : '';
+    if (TRUE_TEXT.has(text)) return ok(true);
+    if (FALSE_TEXT.has(text)) return ok(false);
     return fail('bool_parsing', 'Input should be a valid boolean, unable to interpret input');
   }
   return fail('bool_type', 'Input should be a valid boolean');
@@ -176,7 +203,11 @@ export function isoFromMillis(millis: number): string {
   return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}.${pad(milli, 3)}Z`;
 }
 
-type Millis = { ok: true; value: number } | { ok: false; problem: string; code: string };
+/**
+ * An instant in whole milliseconds (rounded down), and whether the input lay strictly between two milliseconds (a
+ * sub-millisecond bound, compared exactly by the grammar: D-71).
+ */
+type Millis = { ok: true; value: number; subMillisecond?: boolean } | { ok: false; problem: string; code: string };
 
 function inRange(millis: number, what: string, code: string): Millis {
   const whole = Math.trunc(millis);
@@ -184,15 +215,29 @@ function inRange(millis: number, what: string, code: string): Millis {
   return ok(whole === 0 ? 0 : whole);
 }
 
-/** The instant a datetime input stands for, in milliseconds since the epoch (microseconds truncated). */
+/** Milliseconds and sub-millisecond flag, from a whole number of milliseconds and the microseconds beyond it. */
+function withMicros(millis: Millis, micros: number): Millis {
+  return millis.ok && micros !== 0 ? { ...millis, subMillisecond: true } : millis;
+}
+
+/** A Unix time (seconds, or milliseconds above 2e10) to microsecond precision, rounded down to the millisecond. */
+function unixInstant(seconds: number): Millis {
+  const millis = unixToMillis(seconds);
+  const micros = Math.round(millis * 1000);
+  if (!Number.isSafeInteger(micros)) return inRange(Math.floor(millis), 'datetime', 'datetime_parsing');
+  const whole = Math.floor(micros / 1000);
+  return withMicros(inRange(whole, 'datetime', 'datetime_parsing'), micros - whole * 1000);
+}
+
+/** The instant a datetime input stands for, in milliseconds since the epoch (finer digits rounded down, and flagged). */
 export function datetimeMillis(raw: unknown): Millis {
   const problem = (reason: string) => fail('datetime_parsing', `Input should be a valid datetime, ${reason}`);
   if (typeof raw === 'number') {
     if (!Number.isFinite(raw)) return fail('finite_number', 'Input should be a finite number');
-    return inRange(unixToMillis(raw), 'datetime', 'datetime_parsing');
+    return unixInstant(raw);
   }
   if (typeof raw !== 'string') return fail('datetime_type', 'Input should be a valid datetime');
-  if (NUMERIC_TEXT.test(raw)) return inRange(unixToMillis(Number(raw)), 'datetime', 'datetime_parsing');
+  if (NUMERIC_TEXT.test(raw)) return unixInstant(Number(raw));
   const dateOnly = DATE_RE.exec(raw);
   const groups = dateOnly ?? DATETIME_RE.exec(raw);
   if (!groups) return problem(raw.length < 10 ? 'input is too short' : 'invalid datetime format, expected YYYY-MM-DD[T]HH:MM[:SS[.ffffff]][Z or [±]HH[:]MM]');
@@ -204,12 +249,12 @@ export function datetimeMillis(raw: unknown): Millis {
   const clock = readClock(groups as unknown as string[], 4);
   if (typeof clock === 'string') return problem(clock);
   const time = clock.hour * 3_600_000 + clock.minute * 60_000 + clock.second * 1000 + Math.floor(clock.micros / 1000);
-  return inRange(midnight + time - (clock.offset ?? 0) * 60_000, 'datetime', 'datetime_parsing');
+  return withMicros(inRange(midnight + time - (clock.offset ?? 0) * 60_000, 'datetime', 'datetime_parsing'), clock.micros % 1000);
 }
 
 function coerceDatetime(raw: unknown): Coerced<string> {
   const millis = datetimeMillis(raw);
-  return millis.ok ? ok(isoFromMillis(millis.value)) : millis;
+  return millis.ok ? ok(isoFromMillis(millis.value)) : { ok: false, problem: millis.problem, code: millis.code };
 }
 
 function coerceDate(raw: unknown): Coerced<string> {
@@ -301,7 +346,8 @@ function coerceArray(raw: unknown, source: CoercionSource, itemType: CoercionTyp
     else {
       const split = splitList(raw);
       if (!split.ok) return fail('list_parsing', `Input should be a valid list, ${split.problem}`);
-      items = split.values;
+      // D-81: in a body, "a@x, b@y" is how people write a list: whitespace around each element is dropped.
+      items = source === 'body' ? split.values.map((v) => v.trim()) : split.values;
     }
   } else return fail('list_type', 'Input should be a valid list');
   const values: CoercedValue[] = [];

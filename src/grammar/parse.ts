@@ -2,8 +2,9 @@
 // collecting one GrammarError per problem. Other query parameters are not the grammar's business.
 import type { FilterFieldSpec, ListSpec, OperatorSpec } from '../spec/types.ts';
 import { coerceValue } from './coerce.ts';
+import { exactDatetimeClause } from './datetime-bounds.ts';
 import { splitList } from './list-values.ts';
-import { regexProblem } from './regex.ts';
+import { likeProblem, regexProblem } from './regex.ts';
 import type { FilterClause, GrammarError, ListQuery, SortKey } from './types.ts';
 import { valueCoercion } from './value-types.ts';
 
@@ -83,15 +84,16 @@ function readValues(field: FilterFieldSpec, operator: OperatorSpec, raw: string,
     errors.push({ location, problem, code: 'invalid_filter_value' });
     return null;
   };
-  const coerceAll = (texts: string[]) => {
+  // `indexed`: an element of a list names its index, as body locations do (`query.filter.status.in.1`, D-73).
+  const coerceAll = (texts: string[], indexed: boolean) => {
     const values: FilterClause['values'] = [];
     let failed = false;
-    for (const text of texts) {
+    for (const [index, text] of texts.entries()) {
       const coerced = coerceValue(valueCoercion(field.type), text, 'query');
       if (coerced.ok) values.push(coerced.value as string | number | boolean);
       else {
         failed = true;
-        errors.push({ location, problem: coerced.problem, code: coerced.code });
+        errors.push({ location: indexed ? `${location}.${index}` : location, problem: coerced.problem, code: coerced.code });
       }
     }
     return failed ? null : values;
@@ -100,9 +102,13 @@ function readValues(field: FilterFieldSpec, operator: OperatorSpec, raw: string,
     case 'none':
       return raw === '' ? [] : invalid(`operator '${operator.name}' takes no value: write filter[${field.name}][${operator.name}]`);
     case 'single': {
-      const values = coerceAll([raw]);
+      const values = coerceAll([raw], false);
       if (values && (operator.name === 'match' || operator.name === 'notMatch')) {
         const problem = regexProblem(raw);
+        if (problem) return invalid(problem);
+      }
+      if (values && (operator.name === 'like' || operator.name === 'notLike')) {
+        const problem = likeProblem(raw);
         if (problem) return invalid(problem);
       }
       return values;
@@ -120,7 +126,7 @@ function readValues(field: FilterFieldSpec, operator: OperatorSpec, raw: string,
       if (operator.arity === 'pair' && split.values.length !== 2) {
         return invalid(`operator '${operator.name}' takes exactly two comma-separated values, got ${split.values.length}`);
       }
-      return coerceAll(split.values);
+      return coerceAll(split.values, true);
     }
   }
 }
@@ -170,7 +176,10 @@ export function parseListQuery(query: URLSearchParams | string, list: ListSpec, 
     }
     seen.add(`${fieldName}\u0000${operatorName}`);
     const values = readValues(field, operator, raw, list, location, errors);
-    if (values) filters.push({ field: fieldName, operator: operatorName, type: field.type, values });
+    if (!values) continue;
+    const clause: FilterClause = { field: fieldName, operator: operatorName, type: field.type, values };
+    if (field.type !== 'datetime' || values.length === 0) filters.push(clause);
+    else filters.push(exactDatetimeClause(clause, operator.arity === 'single' ? [raw] : (splitList(raw) as { values: string[] }).values));
   }
   return { query: { page, sort, filters }, errors };
 }

@@ -1,47 +1,109 @@
-// The two pattern languages of the filter grammar (decision D-22): `like` wildcards and `match` regular expressions.
+// The two pattern languages of the filter grammar (decisions D-22, D-68): `like` wildcards and `match` regular
+// expressions. Both run in time bounded by pattern size × value size, whatever the pattern: a filter is evaluated on
+// every row of a list, so a backtracking engine would let one request stall the server (issue 13).
+import { RE2JS } from 're2js';
 
-/** Longest `match` pattern accepted (decision D-22). */
+/** Longest `match` pattern accepted, in code points (decision D-22). */
 export const MAX_REGEX_LENGTH = 256;
+/** Longest `like` pattern accepted, in code points (decision D-68). */
+export const MAX_LIKE_LENGTH = 256;
+/**
+ * Largest compiled `match` program accepted, in RE2 instructions (decision D-68). Counted repetitions multiply
+ * (`(a?){200}a{200}` is 1002): matching costs up to program size × value length, so this bounds one comparison.
+ */
+export const MAX_REGEX_PROGRAM = 1000;
 
-const regexCache = new Map<string, RegExp>();
-const likeCache = new Map<string, RegExp>();
+/** What `compileRegex` and `compileLike` answer: a predicate on a value, as RegExp's `test`. */
+export interface Pattern {
+  test(value: string): boolean;
+}
 
-/** Why a `match` pattern is refused, or null when it is a valid ECMAScript expression in Unicode mode. */
+const regexCache = new Map<string, Pattern>();
+const likeCache = new Map<string, Pattern>();
+
+function remember(cache: Map<string, Pattern>, key: string, pattern: Pattern): Pattern {
+  if (cache.size > 1000) cache.clear();
+  cache.set(key, pattern);
+  return pattern;
+}
+
+/** Why a `match` pattern is refused, or null when RE2 accepts it within the limits (decision D-68). */
 export function regexProblem(pattern: string): string | null {
   if ([...pattern].length > MAX_REGEX_LENGTH) return `regular expression longer than ${MAX_REGEX_LENGTH} characters`;
+  let compiled: RE2JS;
   try {
-    new RegExp(pattern, 'u');
-    return null;
+    compiled = RE2JS.compile(pattern);
   } catch (error) {
-    return `invalid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`;
+    // RE2 refuses backreferences and lookaround, among others: its own message names the construct.
+    const message = (error as Error).message.replace(/^error parsing regexp: /, '');
+    return `invalid regular expression (RE2 syntax): ${message}`;
   }
+  if (compiled.programSize() > MAX_REGEX_PROGRAM) {
+    return `regular expression too large: it compiles to ${compiled.programSize()} instructions, at most ${MAX_REGEX_PROGRAM} (counted repetitions multiply)`;
+  }
+  return null;
 }
 
-/** The compiled `match` pattern: Unicode mode, unanchored, case-sensitive. */
-export function compileRegex(pattern: string): RegExp {
-  let regex = regexCache.get(pattern);
-  if (!regex) {
-    regex = new RegExp(pattern, 'u');
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(pattern, regex);
-  }
-  return regex;
+/** The compiled `match` pattern: RE2 syntax, unanchored, case-sensitive, on code points; linear in the value. */
+export function compileRegex(pattern: string): Pattern {
+  const cached = regexCache.get(pattern);
+  if (cached) return cached;
+  const compiled = RE2JS.compile(pattern);
+  return remember(regexCache, pattern, { test: (value) => compiled.test(value) });
 }
 
-/** The `like` pattern as an anchored regex: `*` any run (also empty), `?` one code point, all else literal. */
-export function compileLike(pattern: string): RegExp {
-  let regex = likeCache.get(pattern);
-  if (!regex) {
-    let source = '';
-    for (const char of pattern) {
-      if (char === '*') source += '[^]*';
-      else if (char === '?') source += '[^]';
-      // Only syntax characters may be escaped in Unicode mode (`\-` would be a syntax error); `-` and `/` are literal here.
-      else source += char.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-    }
-    regex = new RegExp(`^${source}$`, 'u');
-    if (likeCache.size > 1000) likeCache.clear();
-    likeCache.set(pattern, regex);
+/** Why a `like` pattern is refused, or null (decision D-68). */
+export function likeProblem(pattern: string): string | null {
+  if ([...pattern].length > MAX_LIKE_LENGTH) return `wildcard pattern longer than ${MAX_LIKE_LENGTH} characters`;
+  return null;
+}
+
+/** One `?` in a `like` pattern: exactly one code point. */
+const ANY = null;
+type Segment = Array<string | typeof ANY>;
+
+/** Does `segment` match the code points of `text` starting at `at`? */
+function segmentAt(text: string[], at: number, segment: Segment): boolean {
+  for (let i = 0; i < segment.length; i++) {
+    const want = segment[i];
+    if (want !== ANY && text[at + i] !== want) return false;
   }
-  return regex;
+  return true;
+}
+
+/**
+ * `like` without backtracking: the pattern is split at `*` into segments of literals and `?`. The first segment must
+ * match at the start, the last at the end, and each middle one at its leftmost place after the previous one (taking
+ * the leftmost place never loses a match). At most pattern length × value length comparisons.
+ */
+function wildcardMatcher(pattern: string): Pattern {
+  const segments: Segment[] = [[]];
+  for (const char of pattern) {
+    if (char === '*') segments.push([]);
+    else segments[segments.length - 1].push(char === '?' ? ANY : char);
+  }
+  const first = segments[0];
+  const last = segments[segments.length - 1];
+  const middle = segments.slice(1, -1).filter((segment) => segment.length > 0);
+  return {
+    test(value: string): boolean {
+      const text = Array.from(value); // code points: `?` is one, as in D-22
+      if (segments.length === 1) return text.length === first.length && segmentAt(text, 0, first);
+      const end = text.length - last.length;
+      if (end < first.length || !segmentAt(text, 0, first) || !segmentAt(text, end, last)) return false;
+      let from = first.length;
+      for (const segment of middle) {
+        let at = from;
+        while (at + segment.length <= end && !segmentAt(text, at, segment)) at++;
+        if (at + segment.length > end) return false;
+        from = at + segment.length;
+      }
+      return true;
+    },
+  };
+}
+
+/** The `like` pattern: whole value, `*` any run (also empty), `?` one code point, all else literal, case-sensitive. */
+export function compileLike(pattern: string): Pattern {
+  return likeCache.get(pattern) ?? remember(likeCache, pattern, wildcardMatcher(pattern));
 }

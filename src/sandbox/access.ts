@@ -59,11 +59,74 @@ export function contactProblem(
 ): { detail: string; code: string } | null {
   if (!isEmail(email)) return { detail: `${where}: value is not a valid email address`, code: 'value_error' };
   const pool = new Set<string>();
-  if (allowed !== 'partner' && customerOrg) for (const c of store.contactsOf(env, customerOrg)) pool.add(c);
-  if (allowed !== 'customer' && account.kind === 'partner') for (const c of store.contactsOf(env, account.id)) pool.add(c);
-  if (pool.has(email)) return null;
-  const who = allowed === 'customer' ? 'a contact of the customer' : allowed === 'partner' ? 'a contact of the partner' : 'a contact of the customer or the partner';
+  if (allowed !== 'partner' && customerOrg) for (const c of store.contactsOf(env, customerOrg)) pool.add(normaliseEmail(c));
+  if (allowed !== 'customer' && account.kind === 'partner') for (const c of store.contactsOf(env, account.id)) pool.add(normaliseEmail(c));
+  if (pool.has(normaliseEmail(email))) return null;
+  const who = allowedContacts(allowed, account.kind);
   return { detail: `${where}: ${email} is not ${who}`, code: 'contact_not_allowed' };
 }
 
+/** The rule a refused contact broke, for the kind of account that named it (seed section 2, D-73). */
+function allowedContacts(allowed: ContactRole | 'partner', kind: Account['kind']): string {
+  if (allowed === 'customer') return 'a contact of the customer';
+  if (allowed === 'partner') return 'a contact of the partner (a partner comment names a partner contact)';
+  return kind === 'partner'
+    ? 'a contact of the customer or of the partner'
+    : 'a contact of the customer (a customer account may name only its own contacts)';
+}
+
 export { badRequest };
+
+/**
+ * D-77: an address with its domain in lower case. Domains are case-insensitive (RFC 5321 section 2.4), so contacts
+ * match whatever the case of the domain; the local part is kept and compared as given.
+ */
+export function normaliseEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? email : email.slice(0, at + 1) + email.slice(at + 1).toLowerCase();
+}
+
+/**
+ * D-47: on a change of contract, the contacts a case keeps (not replaced in the same request) must be allowed on the
+ * new contract: `contact` a contact of its customer, each `watchList` entry one of its customer or of its partner.
+ */
+export function keptContactProblems(
+  store: Storage,
+  env: Environment,
+  before: Stored,
+  contract: Stored,
+  body: Record<string, any>,
+): Array<{ detail: string; code: string }> {
+  const customer = new Set((contract.internal.customerOrg ? store.contactsOf(env, contract.internal.customerOrg) : []).map(normaliseEmail));
+  const partner = new Set((contract.internal.partnerOrg ? store.contactsOf(env, contract.internal.partnerOrg) : []).map(normaliseEmail));
+  const problems: Array<{ detail: string; code: string }> = [];
+  const id = contract.record.id;
+  if (!('contact' in body) && typeof before.record.contact === 'string' && !customer.has(normaliseEmail(before.record.contact))) {
+    problems.push({
+      detail: `body.contact: the case's contact ${before.record.contact} is not a contact of the customer of contract ${id}; send contact (null clears it) with the change of contract`,
+      code: 'contact_not_allowed',
+    });
+  }
+  if (!('watchList' in body) && Array.isArray(before.record.watchList)) {
+    before.record.watchList.forEach((email: string, i: number) => {
+      const e = normaliseEmail(email);
+      if (!customer.has(e) && !partner.has(e)) {
+        problems.push({
+          detail: `body.watchList.${i}: the case's watch list entry ${email} is not a contact of the customer or partner of contract ${id}; send watchList with the change of contract`,
+          code: 'contact_not_allowed',
+        });
+      }
+    });
+  }
+  return problems;
+}
+
+/**
+ * D-79: partner comments, and the events that carry one, are the partner's side of a case: a customer account does
+ * not see them (404, left out of lists, not delivered).
+ */
+export function hiddenFromCustomer(account: Pick<Account, 'kind'>, resource: 'comments' | 'events', record: Record<string, any>): boolean {
+  if (account.kind !== 'customer') return false;
+  if (resource === 'comments') return record.partnerComment === true;
+  return record.type === 'case.comment.created' && record.payload?.data?.partnerComment === true;
+}

@@ -13,6 +13,7 @@ import { createDispatcher } from './dispatcher.ts';
 import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
+import { answerClientError } from './http/client-error.ts';
 import { handleToken } from './http/token.ts';
 import { ApiError, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
@@ -36,7 +37,7 @@ function serialized(data: unknown): Buffer {
   return bytes;
 }
 
-const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow';
+const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset';
 
 export interface SandboxOptions {
   port?: number;
@@ -86,9 +87,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
     const match = router.match(req.method ?? 'GET', url.pathname);
-    const env = match.kind === 'none' ? match.env : match.kind === 'method' ? match.env : match.route.env;
+    const env = match.kind === 'found' ? match.route.env : match.env;
     const headers: Record<string, string> = env ? { 'X-CareAPI-Env': envHeader(env) } : {};
+    // A deprecated operation announces its sunset on every answer, errors included (D-33, from the bundle).
+    if (match.kind === 'found' && match.route.operation.deprecation) Object.assign(headers, match.route.operation.deprecation);
     try {
+      if (match.kind === 'malformed') {
+        throw new ApiError(400, { detail: `path: malformed percent-encoding in ${url.pathname}`, code: 'invalid_path' });
+      }
       if (match.kind === 'none') {
         throw new ApiError(404, { detail: `path: no operation at ${req.method} ${url.pathname}`, code: 'not_found' });
       }
@@ -189,6 +195,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     });
   });
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

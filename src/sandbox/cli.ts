@@ -18,6 +18,8 @@ Options:
   --config-env ENV         environment of that config: sandbox (default) or production
   --webhook-retry-delays L comma-separated delays in ms between delivery attempts (default 5s,5m,30m,2h,5h,10h)
   --webhook-timeout MS     per-attempt timeout of deliveries (default 15000)
+  --loopback-only          deliver webhooks only to loopback addresses (127.0.0.0/8, ::1, localhost); other
+                           targets are refused without a connection (tests, fuzzing)
   --agent-token T          require "Authorization: Bearer T" on the agent API (default: open, loopback use)
   --log-requests           print one line per request
   --rate-limit N           answer 429 with Retry-After beyond N requests per second per API key (default: no limit)
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
       'webhook-retry-delays': { type: 'string' },
       'webhook-timeout': { type: 'string' },
       'agent-token': { type: 'string' },
+      'loopback-only': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       'log-requests': { type: 'boolean', default: false },
       'rate-limit': { type: 'string' },
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     webhooks: {
       ...(values['webhook-retry-delays'] ? { retryDelaysMs: values['webhook-retry-delays'].split(',').map((d) => number('webhook-retry-delays', d)) } : {}),
       ...(values['webhook-timeout'] ? { timeoutMs: number('webhook-timeout', values['webhook-timeout']) } : {}),
+      loopbackOnly: values['loopback-only'],
     },
   });
   const origin = sandbox.url;

@@ -2,9 +2,15 @@
 // One delivery in flight per subscription (order kept, a hanging receiver stalls only itself), a global cap on
 // parallel attempts, Standard Webhooks signatures, retries with exponential backoff and jitter, Retry-After honoured,
 // 410 disables the subscription.
+// Scheduling (D-65): a due-queue keyed by subscription holds when each one is next due; one timer waits for the
+// earliest. Each delivery costs a few index lookups, never a scan of the backlog, and work is started in small
+// batches, one per turn of the event loop, so requests are served between batches; attempts are paced
+// (a token bucket, `attemptsPerSecond`) so that a backlog takes a bounded share of the one event loop.
 import type { Environment } from '../spec/types.ts';
 import { iso } from './context.ts';
+import { DueQueue } from './due-queue.ts';
 import { envHeader } from './http/envelope.ts';
+import { isLoopbackUrl } from './loopback.ts';
 import type { Delivery, Storage } from './store/types.ts';
 
 /** About 5 s, 5 min, 30 min, 2 h, 5 h and 10 h (D-17). */
@@ -17,14 +23,25 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Parallel attempts across all subscriptions. */
   concurrency?: number;
+  /** Attempts started per second at most, in bursts of up to `concurrency` (default 200). */
+  attemptsPerSecond?: number;
   /** Relative jitter, 0.2 = ±20 %. */
   jitter?: number;
   /** Longest Retry-After honoured. */
   maxRetryAfterMs?: number;
   now?: () => number;
+  /** Deliver only to loopback addresses; any other target is refused without a connection (D-64). */
+  loopbackOnly?: boolean;
 }
 
 type Header = Record<string, string>;
+
+/** Attempts started per turn of the event loop: each start takes a fraction of a millisecond, requests wait less. */
+const BATCH = 4;
+
+// Loaded on the first delivery (short cold start), then kept: a dynamic import per attempt costs a loader round trip.
+let standardWebhooksModule: Promise<typeof import('standardwebhooks')> | undefined;
+const standardWebhooks = () => (standardWebhooksModule ??= import('standardwebhooks'));
 
 /** Headers of a subscription's `authorization` (seed section 6, rule 5). */
 export function authorizationHeaders(authorization: unknown): Header {
@@ -49,14 +66,29 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
   const delays = options.retryDelaysMs ?? PRODUCTION_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const concurrency = options.concurrency ?? 16;
+  const rate = options.attemptsPerSecond ?? 200;
+  // Pacing is about CPU, not about the service's clock (which tests may fix): the monotonic clock.
+  let tokens = concurrency;
+  let refilledAt = performance.now();
+  const refill = () => {
+    const t = performance.now();
+    tokens = Math.min(concurrency, tokens + ((t - refilledAt) * rate) / 1000);
+    refilledAt = t;
+  };
   const jitter = options.jitter ?? 0.2;
   const maxRetryAfter = options.maxRetryAfterMs ?? 36_000_000;
   const now = options.now ?? Date.now;
+  const loopbackOnly = options.loopbackOnly ?? false;
+  /** Subscriptions with an attempt running: their next delivery waits for it (order kept). */
   const inFlight = new Set<string>();
   const running = new Set<Promise<void>>();
+  /** When each subscription that is not in flight is next due. */
+  const queue = new DueQueue();
+  /** The last delivery id read into the queue: newer rows are picked up by `sync`. */
+  let seenId = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
-  let pumping = false;
+  let pumpQueued = false;
 
   async function attempt(delivery: Delivery): Promise<void> {
     const env = delivery.env as Environment;
@@ -66,10 +98,14 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
       store.finishDelivery(delivery.id, 'dropped', webhook ? 'subscription disabled' : 'subscription deleted');
       return;
     }
+    if (loopbackOnly && !isLoopbackUrl(webhook.record.url)) {
+      store.finishDelivery(delivery.id, 'refused', `refused: ${webhook.record.url} is not a loopback address (loopback-only)`);
+      return;
+    }
     const payload = event.record.payload;
     const body = JSON.stringify({ meta: { ...payload.meta, webhookId: webhook.record.id }, data: payload.data });
     const sentAt = new Date(now());
-    const { Webhook: StandardWebhook } = await import('standardwebhooks'); // loaded on the first delivery
+    const { Webhook: StandardWebhook } = await standardWebhooks();
     const signature = new StandardWebhook(webhook.internal.signingSecret ?? '').sign(delivery.eventId, sentAt, body);
     const headers: Header = {
       ...authorizationHeaders(webhook.record.authorization),
@@ -107,58 +143,95 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     }
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    clearTimeout(timer);
-    // Deliveries of subscriptions in flight wait for that attempt to end (its completion pumps again).
-    const next = store.nextDeliveryAt(inFlight);
-    if (next === undefined) return;
-    timer = setTimeout(pump, Math.min(Math.max(0, next - now()), 60_000));
-    timer.unref?.();
+  /** Read deliveries queued since the last look into the due-queue (cost: the new rows only). */
+  function sync(): void {
+    const { lastId, heads } = store.pendingHeadsSince(seenId);
+    seenId = lastId;
+    for (const head of heads) {
+      if (inFlight.has(head.webhookId)) continue; // its completion reads its next head
+      const known = queue.timeOf(head.webhookId);
+      if (known === undefined || head.nextAt < known) queue.set(head.webhookId, head.nextAt);
+    }
   }
 
+  /** Run `pump` after pending I/O (requests) has been served; several requests coalesce into one run. */
+  function requestPump(): void {
+    if (stopped || pumpQueued) return;
+    pumpQueued = true;
+    setImmediate(pump);
+  }
+
+  function begin(delivery: Delivery): void {
+    inFlight.add(delivery.webhookId);
+    const task = attempt(delivery)
+      .catch((error) => {
+        store.rescheduleDelivery(delivery.id, delivery.attempt, now() + 1_000, `internal error: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        inFlight.delete(delivery.webhookId);
+        running.delete(task);
+        const next = store.headDelivery(delivery.webhookId);
+        if (next) queue.set(delivery.webhookId, next.nextAt);
+        requestPump();
+      });
+    running.add(task);
+  }
+
+  /** One bounded batch: start what is due while slots are free, then yield (setImmediate) or wait (timer). */
   function pump(): void {
-    if (stopped || pumping) return;
-    pumping = true;
-    try {
-      const free = concurrency - running.size;
-      const due = free > 0 ? store.dueDeliveries(now(), free, inFlight) : [];
-      for (const delivery of due) {
-        inFlight.add(delivery.webhookId);
-        const task = attempt(delivery)
-          .catch((error) => {
-            store.rescheduleDelivery(delivery.id, delivery.attempt, now() + 1_000, `internal error: ${(error as Error).message}`);
-          })
-          .finally(() => {
-            inFlight.delete(delivery.webhookId);
-            running.delete(task);
-            setImmediate(pump);
-          });
-        running.add(task);
+    pumpQueued = false;
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = undefined;
+    sync();
+    const t = now();
+    refill();
+    let looked = 0;
+    let started = 0;
+    while (running.size < concurrency && tokens >= 1 && started < BATCH && looked < BATCH * 4) {
+      const webhookId = queue.popDue(t);
+      if (webhookId === undefined) break;
+      looked++;
+      if (inFlight.has(webhookId)) continue;
+      const head = store.headDelivery(webhookId);
+      if (!head) continue;
+      if (head.nextAt > t) queue.set(webhookId, head.nextAt);
+      else {
+        tokens--;
+        started++;
+        begin(head);
       }
-    } finally {
-      pumping = false;
     }
-    schedule();
+    // With every slot busy, a completion pumps again; otherwise wait for the earliest due time.
+    if (running.size >= concurrency) return;
+    const next = queue.peek();
+    if (next === undefined) return;
+    const wait = Math.max(next - now(), tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * 1000) / rate));
+    if (wait <= 0) requestPump();
+    else {
+      timer = setTimeout(pump, Math.min(wait, 60_000));
+      timer.unref?.();
+    }
   }
 
   return {
     start() {
       stopped = false;
-      pump();
+      requestPump();
     },
     /** New deliveries were queued: look now rather than at the next timer. */
     wake() {
-      if (!stopped) setImmediate(pump);
+      requestPump();
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await Promise.allSettled([...running]);
     },
-    /** Resolves when no delivery is due now or running (for tests and graceful shutdown; bounded by the caller). */
+    /** Whether no delivery is due now or running (for tests and graceful shutdown; bounded by the caller). */
     idle(): boolean {
-      const next = store.nextDeliveryAt(new Set());
+      sync();
+      const next = queue.peek();
       return running.size === 0 && (next === undefined || next > now());
     },
   };

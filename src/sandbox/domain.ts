@@ -89,7 +89,10 @@ export function addComment(svc: Services, env: Environment, caseStored: Stored, 
       createdAt: iso(svc.now()),
     };
     svc.store.insert('comments', env, record, { contract: caseStored.record.contract });
-    fire(svc, env, { type: 'case.comment.created', caseId: record.case, contract: caseStored.record.contract, data: record }, actor);
+    // D-79: a partner comment reaches the partner's subscriptions only
+    const contract = record.partnerComment && caseStored.record.contract ? svc.store.get('contracts', env, caseStored.record.contract) : undefined;
+    const audience = record.partnerComment ? [contract?.internal.partnerOrg].filter((org): org is string => typeof org === 'string') : undefined;
+    fire(svc, env, { type: 'case.comment.created', caseId: record.case, contract: caseStored.record.contract, data: record }, actor, audience);
     return record;
   });
 }

@@ -84,21 +84,23 @@ function seedEnvironment(svc: Services, env: Environment, cases: number, random:
     for (const email of org.contacts) store.addContact(env, id, email);
   }
   const ref = (key: keyof typeof ORGS) => ({ id: orgId[key], name: ORGS[key].name });
-  const contract = (name: string, customer: keyof typeof ORGS, partner: keyof typeof ORGS | null, externalReference: string | null) => {
+  // `reference`: an account's own externalReference of the contract (D-75), by whose it is.
+  const contract = (name: string, customer: keyof typeof ORGS, partner: keyof typeof ORGS | null, reference?: { by: keyof typeof ORGS; value: string }) => {
     const id = store.nextId('CT', 101);
     const at = iso(start - 30 * day);
     store.insert(
       'contracts',
       env,
-      { id, name, customer: ref(customer), partner: partner ? ref(partner) : null, externalReference, createdAt: at, updatedAt: at },
+      { id, name, customer: ref(customer), partner: partner ? ref(partner) : null, externalReference: null, createdAt: at, updatedAt: at },
       { customerOrg: orgId[customer], partnerOrg: partner ? orgId[partner] : null },
     );
+    if (reference) store.setContractReference(env, id, orgId[reference.by], reference.value, at);
     return id;
   };
-  const acme = contract('Acme Retail workplace support', 'customer', 'partner', 'PO-2026-0815');
-  const globex = contract('Globex field services', 'globex', 'partner', null);
-  const initech = contract('Initech managed desktop', 'initech', 'partner', 'NW-INI-7');
-  const umbrella = contract('Umbrella Holdings direct support', 'umbrella', null, null);
+  const acme = contract('Acme Retail workplace support', 'customer', 'partner', { by: 'customer', value: 'PO-2026-0815' });
+  const globex = contract('Globex field services', 'globex', 'partner');
+  const initech = contract('Initech managed desktop', 'initech', 'partner', { by: 'partner', value: 'NW-INI-7' });
+  const umbrella = contract('Umbrella Holdings direct support', 'umbrella', null);
 
   const key = (account: string, label: string, revoked = false) => {
     const secret = newSecret();

@@ -197,11 +197,20 @@ export async function validateBody(spec: CareSpec, schema: unknown, body: unknow
   const validate = validatorFor(spec, schema as object);
   if (!validate(coerced)) {
     const seen = new Set(problems.map((p) => p.at));
+    // `oneOf: [X, null]` fields: a non-null value is judged by X alone, so its own error speaks (not the union's).
+    const nullableUnions = new Set<string>();
+    for (const [field, declared] of Object.entries(shape.properties)) {
+      const branches = deref(spec.document, declared)?.oneOf;
+      if (Array.isArray(branches) && branches.length === 2 && branches.some((b: any) => deref(spec.document, b)?.type === 'null')) nullableUnions.add(`body.${field}`);
+    }
     const unions = new Set<string>();
     for (const error of validate.errors ?? []) {
-      if (error.keyword === 'oneOf' || error.keyword === 'anyOf') unions.add(location(error.instancePath));
+      const at = location(error.instancePath);
+      if ((error.keyword === 'oneOf' || error.keyword === 'anyOf') && !nullableUnions.has(at)) unions.add(at);
     }
     for (const error of validate.errors ?? []) {
+      const at = location(error.instancePath);
+      if (nullableUnions.has(at) && (error.keyword === 'oneOf' || (error.keyword === 'type' && (error.params as any).type === 'null'))) continue;
       const problem = describe(error, coerced);
       // Inside a union only the union's own error speaks; its branches' complaints would contradict each other.
       const insideUnion = [...unions].some((u) => problem.at.startsWith(u + '.') || (problem.at === u && error.keyword !== 'oneOf' && error.keyword !== 'anyOf'));

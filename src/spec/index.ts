@@ -2,4 +2,6 @@
 export { loadSpec, specFromDocument, bundlePath, repoRoot } from './load.ts';
 export { ajvFor, validatorFor, DOCUMENT_ID } from './ajv.ts';
 export { resolvePointer, deref, refName } from './refs.ts';
+export { readDeprecation, isComplete, deprecationHeaders } from './deprecation.ts';
+export type { Deprecation } from './deprecation.ts';
 export type * from './types.ts';

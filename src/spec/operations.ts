@@ -1,4 +1,5 @@
 // Every path item and method of `paths`, as OperationSpec.
+import { deprecationHeaders, isComplete, readDeprecation } from './deprecation.ts';
 import { isListParameters, readListSpec } from './list.ts';
 import { deref } from './refs.ts';
 import type { Environment, HttpMethod, OperationSpec, ResponseSpec } from './types.ts';
@@ -82,6 +83,8 @@ export function readOperations(document: any): OperationSpec[] {
           ...(schema === undefined ? {} : { schema }),
         };
       }
+      const deprecation = readDeprecation(operation);
+      if (isComplete(deprecation)) spec.deprecation = deprecationHeaders(deprecation);
       if (isListParameters(parameters)) {
         spec.list = readListSpec(document, operationId, parameters, operation.responses);
       }

@@ -51,6 +51,9 @@ export interface OperationSpec {
   parameters: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: unknown; style?: string; explode?: boolean }>;
   requestBody?: { required: boolean; contentTypes: string[]; schema?: unknown };
   responses: ResponseSpec[];
+  /** Present when the operation is `deprecated: true` with valid `x-care-deprecated-since` and `x-care-sunset`
+   * (D-33): the values of its `Deprecation` and `Sunset` headers. */
+  deprecation?: { Deprecation: string; Sunset: string };
   /** Present when the operation is a list (has page, sort and filter). */
   list?: ListSpec;
 }

@@ -84,7 +84,8 @@ export interface Harness {
 }
 
 export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
-  const sandbox = await createSandbox({ seedCases: 60, log: () => undefined, ...options });
+  // loopbackOnly always (D-64): no test can make the sandbox deliver to a real host, whatever URL it subscribes.
+  const sandbox = await createSandbox({ seedCases: 60, log: () => undefined, ...options, webhooks: { ...options.webhooks, loopbackOnly: true } });
   const origin = sandbox.url;
   const tokens = {} as Harness['tokens'];
   for (const env of ['production', 'sandbox'] as Environment[]) {

@@ -1,6 +1,6 @@
 // The faults the proxy can inject: each a small, realistic way for a deployment to break the contract, and the
 // suite area that must notice it.
-import { jsonOf, withJson, type Fault, type ProxyRequest, type ProxyResponse } from './proxy.ts';
+import { jsonOf, withJson, type Fault, type FaultProxy, type ProxyRequest, type ProxyResponse } from './proxy.ts';
 
 const isList = (json: any) => Array.isArray(json?.data) && json?.meta?.page;
 const queryOf = (req: ProxyRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
@@ -26,6 +26,44 @@ function errorResponse(res: ProxyResponse, status: number, title: string, detail
     meta: {}, errors: [{ status: String(status), title, detail, code: '' }],
   });
 }
+
+/**
+ * A server that reads `filter[field][operator]` with its own (wrong) test: the proxy asks the target for the list
+ * without that filter and keeps the items the wrong test accepts, so the fault acts on whatever data the list holds.
+ */
+function misread(operator: string, wrong: (text: string, value: string) => boolean) {
+  const pattern = new RegExp(`^filter\\[([^\\]]+)\\]\\[${operator}\\]=(.*)$`);
+  return async (res: ProxyResponse, req: ProxyRequest, proxy: FaultProxy): Promise<ProxyResponse> => {
+    const part = rawQuery(req).split('&').find((p) => pattern.test(p));
+    if (!part || res.status !== 200) return res;
+    const [, field, raw] = pattern.exec(part)!;
+    const value = decodeURIComponent(raw.replace(/\+/g, ' '));
+    // The whole list without this filter (every page), then the wrong test, then the page the request asked for.
+    const wider = mapQuery(req, (p) => (p === part || p.startsWith('page[') ? null : p));
+    const items: any[] = [];
+    let first: any;
+    for (let n = 1; ; n++) {
+      const page = jsonOf(await proxy.forward({ ...wider, url: `${wider.url}${wider.url.includes('?') ? '&' : '?'}page[size]=200&page[number]=${n}` }));
+      if (!isList(page)) return res;
+      first ??= page;
+      items.push(...page.data);
+      if (page.data.length < 200) break;
+    }
+    const test = (v: unknown) => (Array.isArray(v) ? v.some((e) => typeof e === 'string' && wrong(e, value) && e.length === value.length) : typeof v === 'string' && wrong(v, value));
+    const kept = items.filter((i) => test(i[field]));
+    const q = queryOf(req);
+    const size = Number(q.get('page[size]') ?? 50);
+    const number = Number(q.get('page[number]') ?? 1);
+    const data = kept.slice((number - 1) * size, number * size);
+    return withJson(res, { ...first, data, meta: { ...first.meta, page: { number, size, count: data.length, totalCount: kept.length } } });
+  };
+}
+
+const likeRegex = (pattern: string, flags: string, sql = false) => new RegExp(`^${[...pattern].map((c) => (c === '*' || (sql && c === '%') ? '[^]*' : c === '?' || (sql && c === '_') ? '[^]' : c.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))).join('')}$`, flags);
+const NAIVE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
+/** Secrets the faults that leak them have seen go by (webhook authorization, API key secrets). */
+const seenSecrets: string[] = [];
 
 const forEachItem = (json: any, f: (item: any) => void) => {
   if (Array.isArray(json?.data)) json.data.forEach(f);
@@ -100,6 +138,47 @@ export const FAULTS: Fault[] = [
     response: async (res, req, proxy) => (res.status === 400 && queryOf(req).toString().includes('filter')
       ? proxy.forward(mapQuery(req, (p) => (p.startsWith('filter[') ? null : p))) : res) },
 
+  // filters: faults a data-dependent suite lets pass (issue 11), caught only by data built to tell operators apart
+  { name: 'startswith-as-contains', area: 'filters', description: 'startswith (and notStartswith) run as contains',
+    request: (req) => mapQuery(req, (p) => p.replace(/^(filter\[[^\]]+\])\[(s|notS)tartswith\]=/, (_, f, n) => `${f}[${n === 's' ? 'contains' : 'notContains'}]=`)) },
+  { name: 'endswith-as-contains', area: 'filters', description: 'endswith run as contains',
+    request: (req) => mapQuery(req, (p) => p.replace(/^(filter\[[^\]]+\])\[endswith\]=/, '$1[contains]=')) },
+  { name: 'text-ops-ignore-case', area: 'filters', description: 'contains compares without case',
+    response: misread('contains', (text, value) => text.toLowerCase().includes(value.toLowerCase())) },
+  { name: 'like-star-literal', area: 'filters', description: 'like takes * and ? literally (no wildcards)',
+    response: misread('like', (text, value) => text === value) },
+  { name: 'like-sql-wildcards', area: 'filters', description: 'like also reads SQL % and _ as wildcards',
+    response: misread('like', (text, value) => likeRegex(value, 'u', true).test(text)) },
+  { name: 'like-ignore-case', area: 'filters', description: 'like compares without case',
+    response: misread('like', (text, value) => likeRegex(value, 'iu').test(text)) },
+  { name: 'match-metacharacters-literal', area: 'filters', description: 'match reads its pattern as plain text',
+    response: misread('match', (text, value) => text.includes(value)) },
+  { name: 'filter-gt-as-ge', area: 'filters', description: 'gt includes the bound',
+    request: (req) => mapQuery(req, (p) => p.replace(/^(filter\[[^\]]+\])\[gt\]=/, '$1[ge]=')) },
+  { name: 'between-exclusive', area: 'filters', description: 'between leaves out its ends',
+    request: (req) => mapQuery(req, (p) => {
+      const m = /^(filter\[[^\]]+\])\[between\]=([^,]*),(.*)$/.exec(p);
+      return m ? `${m[1]}[gt]=${m[2]}&${m[1]}[lt]=${m[3]}` : p;
+    }) },
+  { name: 'null-as-not-exists', area: 'filters', description: 'null answers only fields that are absent (none)',
+    request: (req) => mapQuery(req, (p) => p.replace(/^(filter\[[^\]]+\])\[null\](=?)$/, '$1[notExists]$2')) },
+  { name: 'empty-as-null', area: 'filters', description: 'empty does not count the empty string and the empty list',
+    request: (req) => mapQuery(req, (p) => p.replace(/^(filter\[[^\]]+\])\[empty\](=?)$/, '$1[null]$2')) },
+
+  // coercion: a datetime without a zone read as the server's local time (UTC+2) instead of UTC
+  { name: 'naive-datetime-as-local', area: 'coercion', description: 'a datetime without zone read as UTC+02:00, in queries and bodies',
+    request: (req) => {
+      const q = mapQuery(req, (p) => {
+        const eq = p.indexOf('=');
+        if (!p.startsWith('filter[') || eq < 0) return p;
+        const values = p.slice(eq + 1).split(',').map((v) => (NAIVE.test(decodeURIComponent(v)) ? `${v}%2B02:00` : v));
+        return `${p.slice(0, eq + 1)}${values.join(',')}`;
+      });
+      if (!/json/.test(req.headers['content-type'] ?? '') || req.body.length === 0) return q;
+      const body = req.body.toString('utf8').replace(/"(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)"/g, '"$1+02:00"');
+      return { ...q, body: Buffer.from(body) };
+    } },
+
   // sorting
   { name: 'sort-reversed', area: 'sorting', description: 'sorted lists come in reverse order',
     response: editJson((json) => { json.data.reverse(); }, (res, req) => isList(jsonOf(res)) && queryOf(req).has('sort')) },
@@ -139,6 +218,34 @@ export const FAULTS: Fault[] = [
     response: (res) => { if (res.status !== 201) return res; const h = { ...res.headers }; delete h.location; return { ...res, headers: h }; } },
   { name: 'revoke-is-hard-delete', area: 'resources', description: 'a revoked key is gone (404) instead of kept with revokedAt',
     response: (res, req) => (req.method === 'GET' && /\/apikeys\/[^/]+$/.test(pathOf(req)) && jsonOf(res)?.data?.revokedAt ? errorResponse(res, 404, 'Not Found', 'path.keyId: not found') : res) },
+
+  // decisions a client can observe (issue 11)
+  { name: 'webhook-secrets-echoed', area: 'resources', description: 'webhook reads answer the authorization secrets given at creation',
+    request: (req) => {
+      if (/\/webhooks(\/[^/?]+)?(\?|$)/.test(pathOf(req)) && req.body.length) {
+        try {
+          const auth = JSON.parse(req.body.toString('utf8'))?.authorization;
+          for (const s of Array.isArray(auth) ? auth : auth ? [auth] : []) seenSecrets.push(s.password ?? s.token ?? s.value);
+        } catch { /* not JSON: nothing to remember */ }
+      }
+      return req;
+    },
+    response: (res, req) => (req.method === 'GET' && /\/webhooks/.test(pathOf(req)) && seenSecrets.length
+      ? { ...res, body: Buffer.from(res.body.toString('utf8').replace(/"\*{8}"/g, () => JSON.stringify(seenSecrets[seenSecrets.length - 1]))) } : res) },
+  { name: 'apikey-secret-echoed', area: 'resources', description: 'API key reads answer the secret in place of the prefix',
+    response: (res, req) => {
+      const json = jsonOf(res);
+      if (req.method === 'POST' && /\/apikeys$/.test(pathOf(req)) && json?.data?.secret) seenSecrets.push(json.data.secret);
+      if (req.method !== 'GET' || !/\/apikeys/.test(pathOf(req)) || !json || !seenSecrets.length) return res;
+      forEachItem(json, (i) => { if (i?.prefix) i.prefix = seenSecrets[seenSecrets.length - 1]; });
+      return withJson(res, json);
+    } },
+  { name: 'allow-missing', area: 'operations', description: '405 answered without Allow',
+    response: (res) => { if (res.status !== 405) return res; const h = { ...res.headers }; delete h.allow; return { ...res, headers: h }; } },
+  { name: 'allow-incomplete', area: 'operations', description: 'Allow on 405 names only GET',
+    response: (res) => (res.status === 405 ? { ...res, headers: { ...res.headers, allow: 'GET' } } : res) },
+  { name: 'gone-ignored', area: 'webhooks', description: 'a delivery answered 410 leaves the subscription enabled',
+    deliveryAnswer: (res) => (res.status === 410 ? { ...res, status: 200 } : res) },
 
   // webhooks (on the delivery path)
   { name: 'delivery-without-authorization', area: 'webhooks', description: 'deliveries lose their authorization headers',

@@ -52,7 +52,7 @@ function stopper(child: ChildProcess): () => Promise<void> {
 export async function startSandbox(configEnv: 'sandbox' | 'production' = 'sandbox', extra: string[] = []): Promise<Running & { configFile: string; config: any }> {
   const dir = mkdtempSync(join(tmpdir(), 'care-conformance-'));
   const configFile = join(dir, `${configEnv}.json`);
-  const child = spawn(process.execPath, [join(root, 'bin/care-sandbox.js'), '--memory', '--port', '0', '--quiet', '--write-config', configFile, '--config-env', configEnv, ...extra], {
+  const child = spawn(process.execPath, [join(root, 'bin/care-sandbox.js'), '--memory', '--port', '0', '--quiet', '--loopback-only', '--write-config', configFile, '--config-env', configEnv, ...extra], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -33,7 +33,7 @@ export const authChecks: Check[] = [
     id: 'auth.no-token',
     area: 'auth',
     title: 'A request without a token is refused with 401',
-    statements: ['S5.bearer-jwt', 'S1.error-envelope', 'S7.error-env-header'],
+    statements: ['S5.bearer-jwt', 'S1.error-envelope', 'S7.error-env-header', 'D-15.401'],
     async run(ctx) {
       for (const op of probes(ctx)) {
         const x = await ctx.call(ctx.customer, op, {}, { auth: false });
@@ -46,7 +46,7 @@ export const authChecks: Check[] = [
     id: 'auth.malformed-token',
     area: 'auth',
     title: 'A malformed or foreign token is refused with 401',
-    statements: ['S5.bearer-jwt', 'S1.error-envelope'],
+    statements: ['S5.bearer-jwt', 'S1.error-envelope', 'D-15.401'],
     needs: ['state'],
     async run(ctx) {
       const forged = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"conformance"}').toString('base64url')}.c2lnbmF0dXJl`;
@@ -62,7 +62,7 @@ export const authChecks: Check[] = [
     id: 'auth.revoked-key',
     area: 'auth',
     title: 'A revoked API key is refused with 401',
-    statements: ['S5.bearer-jwt', 'S3.apikey-soft-delete'],
+    statements: ['S5.bearer-jwt', 'S3.apikey-soft-delete', 'D-15.401'],
     needs: ['state'],
     async run(ctx) {
       const revoked = ctx.config.revokedApiKey;
@@ -74,7 +74,7 @@ export const authChecks: Check[] = [
     id: 'auth.other-environment',
     area: 'auth',
     title: 'Credentials of this environment do not work for the other one (separate credential sets)',
-    statements: ['S5.separate-credentials', 'S5.bearer-jwt'],
+    statements: ['S5.separate-credentials', 'S5.bearer-jwt', 'D-14.environment-tokens'],
     needs: ['state'],
     async run(ctx) {
       const { apiKeyId, apiKeySecret } = ctx.config.customer;
@@ -95,7 +95,7 @@ export const authChecks: Check[] = [
     id: 'auth.key-lifecycle',
     area: 'auth',
     title: 'A new API key works until it is revoked, then it is refused',
-    statements: ['S5.bearer-jwt', 'S3.apikey-soft-delete', 'S4.apikey-crud'],
+    statements: ['S5.bearer-jwt', 'S3.apikey-soft-delete', 'S4.apikey-crud', 'D-13.key-exchange'],
     needs: ['writes'],
     async run(ctx) {
       if (!ctx.config.authUrl) throw new Skip('no authUrl in the configuration');

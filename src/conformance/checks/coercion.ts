@@ -45,19 +45,19 @@ function unusedTypes(ctx: Context): Record<string, string> {
   return Object.fromEntries(Object.entries(used).filter(([, u]) => !u).map(([t]) => [t, `the description declares no ${t} field: this row of the table applies to nothing`]));
 }
 
-const S = ['S1.coercion'];
+const S = ['S1.coercion', 'D-27.coercion-schemas', 'D-43.coercion-details'];
 
 export const coercionChecks: Check[] = [
   {
     id: 'coercion.query.integer',
     area: 'coercion',
-    title: 'Query: an integer is read from "2" and "2.0"; "2.5" and text are 400',
-    statements: S,
+    title: 'Query: an integer is read from "2", "2.0" and "20e-1" (D-72); "2.5" and text are 400',
+    statements: [...S, 'D-72.integer-and-boolean-strings'],
     needs: ['state'],
     async run(ctx) {
       const { op, field, params, items } = await fieldOfType(ctx, 'integer');
       const v = items.find((i) => Number.isInteger(i[field]))[field];
-      await sameAnswers(ctx, op, params, `filter[${field}][eq]=${v}`, [`filter[${field}][eq]=${v}.0`, `filter[${field}]=${v}`, `filter[${field}][eq]=%2B${v}`]);
+      await sameAnswers(ctx, op, params, `filter[${field}][eq]=${v}`, [`filter[${field}][eq]=${v}.0`, `filter[${field}]=${v}`, `filter[${field}][eq]=%2B${v}`, `filter[${field}][eq]=${v * 10}e-1`]);
       for (const bad of [`${v}.5`, 'two']) expectErrors(await ctx.call(ctx.customer, op, params, { query: `filter[${field}][eq]=${bad}` }), 400, `${op} filter[${field}][eq]=${bad}`, 1);
       return `${op} ${field}`;
     },
@@ -65,13 +65,13 @@ export const coercionChecks: Check[] = [
   {
     id: 'coercion.query.boolean',
     area: 'coercion',
-    title: 'Query: a boolean is read from each true and false spelling of the table; others are 400',
-    statements: S,
+    title: 'Query: a boolean is read from each true and false spelling of the table, in any ASCII case (D-72); others are 400',
+    statements: [...S, 'D-72.integer-and-boolean-strings'],
     needs: ['state'],
     async run(ctx) {
       const { op, field, params } = await fieldOfType(ctx, 'boolean');
-      await sameAnswers(ctx, op, params, `filter[${field}][eq]=true`, TRUE.map((t) => `filter[${field}][eq]=${t}`));
-      await sameAnswers(ctx, op, params, `filter[${field}][eq]=false`, FALSE.map((f) => `filter[${field}][eq]=${f}`));
+      await sameAnswers(ctx, op, params, `filter[${field}][eq]=true`, [...TRUE, 'TRUE', 'Yes', 'oN'].map((t) => `filter[${field}][eq]=${t}`));
+      await sameAnswers(ctx, op, params, `filter[${field}][eq]=false`, [...FALSE, 'FALSE', 'No', 'oFF'].map((f) => `filter[${field}][eq]=${f}`));
       expectErrors(await ctx.call(ctx.customer, op, params, { query: `filter[${field}][eq]=maybe` }), 400, `${op} filter[${field}]=maybe`, 1);
       return `${op} ${field}`;
     },
@@ -217,7 +217,7 @@ export const coercionChecks: Check[] = [
     id: 'coercion.body.refused',
     area: 'coercion',
     title: 'Body: a value that cannot be converted is 400 with one error naming the field',
-    statements: [...S, 'S7.status-400', 'S7.error-object'],
+    statements: [...S, 'S7.status-400', 'S7.error-object', 'D-46.strings-strict'],
     needs: ['writes'],
     async run(ctx) {
       const caseId = (await ctx.fixtures.cases()).at(-1).id;

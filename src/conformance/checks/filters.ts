@@ -57,7 +57,7 @@ export const filterChecks: Check[] = [
     id: 'filters.operators',
     area: 'filters',
     title: 'Every filterable field with every operator that applies answers exactly the matching items',
-    statements: ['S1.filter-forms', 'S1.filter-operators', 'S1.filter-semantics'],
+    statements: ['S1.filter-forms', 'S1.filter-operators', 'S1.filter-semantics', 'D-21.declared-fields', 'D-22.semantics', 'D-23.commas'],
     async run(ctx, op, params) {
       const list = ctx.spec.operation(op).list!;
       const all = await snapshot(ctx, op, params);
@@ -149,7 +149,7 @@ export const filterChecks: Check[] = [
     id: 'filters.invalid',
     area: 'filters',
     title: 'An invalid field, operator or value is 400 with one error object per problem',
-    statements: ['S1.filter-invalid', 'S7.status-400', 'S7.error-object'],
+    statements: ['S1.filter-invalid', 'S7.status-400', 'S7.error-object', 'D-44.grammar-errors'],
     async run(ctx, op, params) {
       const list = ctx.spec.operation(op).list!;
       const fields = Object.values(list.filterFields);

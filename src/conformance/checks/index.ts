@@ -1,8 +1,14 @@
 // The check registry, in run order. docs/traceability.md takes its conformance column from here.
-import type { Check } from '../check.ts';
+import { AREAS, type Check } from '../check.ts';
 import { authChecks } from './auth.ts';
 import { coercionChecks } from './coercion.ts';
+import { deprecationChecks } from './deprecation.ts';
+import { discriminationChecks } from './discrimination.ts';
 import { filterChecks } from './filters.ts';
+import { hardeningDomainChecks } from './hardening-domain.ts';
+import { hardeningHttpChecks } from './hardening-http.ts';
+import { naiveDatetimeChecks } from './naive-datetime.ts';
+import { observableChecks } from './observable.ts';
 import { operationsChecks } from './operations.ts';
 import { paginationChecks } from './pagination.ts';
 import { resourceChecks } from './resources.ts';
@@ -13,13 +19,20 @@ import { webhookChecks } from './webhooks.ts';
 
 export const ALL_CHECKS: Check[] = [
   ...operationsChecks,
+  ...deprecationChecks,
   ...authChecks,
   ...paginationChecks,
   ...filterChecks,
+  ...discriminationChecks,
   ...sortingChecks,
   ...coercionChecks,
   ...validationChecks,
   ...scopingChecks,
   ...resourceChecks,
   ...webhookChecks,
-];
+  ...naiveDatetimeChecks,
+  ...observableChecks,
+  ...hardeningHttpChecks,
+  ...hardeningDomainChecks,
+  // Grouped by area in the order of AREAS (a stable sort keeps each area's own order).
+].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));

@@ -41,7 +41,7 @@ export const operationsChecks: Check[] = [
     id: 'operations.versioning',
     area: 'operations',
     title: 'The base URL carries the version: /care/v0 in production, /care/v0/sandbox in sandbox',
-    statements: ['S9.versioning'],
+    statements: ['S9.versioning', 'D-01.servers'],
     needs: ['state'], // Prism serves the paths at its root, whatever the servers say
     async run(ctx) {
       const path = new URL(ctx.config.baseUrl).pathname.replace(/\/$/, '');
@@ -55,7 +55,7 @@ export const operationsChecks: Check[] = [
     id: 'operations.unknown-path',
     area: 'operations',
     title: 'An unknown path answers 404 in the error envelope with X-CareAPI-Env',
-    statements: ['S1.env-header', 'S1.error-envelope', 'S7.error-env-header'],
+    statements: ['S1.env-header', 'S1.error-envelope', 'S7.error-env-header', 'D-37.status-codes'],
     needs: ['state'],
     async run(ctx) {
       const x = await ctx.customer.request({ path: `/conformance-no-such-path-${ctx.runTag}` });
@@ -68,7 +68,7 @@ export const operationsChecks: Check[] = [
     id: 'operations.wrong-method',
     area: 'operations',
     title: 'A known path with a wrong method answers 405 in the error envelope',
-    statements: ['S1.env-header', 'S1.error-envelope', 'S7.error-env-header'],
+    statements: ['S1.env-header', 'S1.error-envelope', 'S7.error-env-header', 'D-37.status-codes'],
     needs: ['state'],
     async run(ctx) {
       const x = await ctx.customer.request({ method: 'DELETE', path: ctx.path('listCases') });
@@ -81,7 +81,7 @@ export const operationsChecks: Check[] = [
     id: 'operations.observed',
     area: 'operations',
     title: 'Every answer the run received conforms to its operation',
-    statements: [...new Set([...ENVELOPE, ...ERRORS])],
+    statements: [...new Set([...ENVELOPE, ...ERRORS]), 'D-02.success-codes', 'D-05.fields-present', 'D-26.meta', 'D-38.identifiers', 'D-40.bodies'],
     last: true,
     cases(ctx) {
       const ids = new Set<string>();

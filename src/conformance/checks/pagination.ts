@@ -34,7 +34,7 @@ export const paginationChecks: Check[] = [
     id: 'pagination.bounds',
     area: 'pagination',
     title: 'page[size]=200 is accepted; 201, 0 and page[number]=0 are refused with one error each (D-29)',
-    statements: [...STATEMENTS, 'S7.status-400'],
+    statements: [...STATEMENTS, 'S7.status-400', 'D-29.page-bounds'],
     async run(ctx, op, params) {
       const max = await ctx.list(ctx.customer, op, params, 'page[size]=200');
       expect(max.page.size === 200, `${op}: page[size]=200 should answer meta.page.size 200, got ${max.page.size}`, max.exchange);
@@ -46,7 +46,7 @@ export const paginationChecks: Check[] = [
     id: 'pagination.past-end',
     area: 'pagination',
     title: 'A page past the end answers 200 with empty data and the true totalCount',
-    statements: ['S1.page-past-end', 'S1.page-meta'],
+    statements: ['S1.page-past-end', 'S1.page-meta', 'D-29.page-bounds'],
     async run(ctx, op, params) {
       const first = await ctx.list(ctx.customer, op, params, 'page[size]=2');
       const beyond = Math.ceil(first.page.totalCount / 2) + 1;

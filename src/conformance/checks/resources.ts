@@ -41,7 +41,7 @@ export const resourceChecks: Check[] = [
     id: 'resources.comments',
     area: 'resources',
     title: 'Comments: create, get, list; the partner variant by a partner account',
-    statements: ['S4.comment-crud', 'S2.comment-fields'],
+    statements: ['S4.comment-crud', 'S2.comment-fields', 'D-09.comments'],
     needs: ['writes'],
     async run(ctx) {
       const caseId = await ctx.fixtures.caseId();
@@ -71,7 +71,7 @@ export const resourceChecks: Check[] = [
     id: 'resources.attachments',
     area: 'resources',
     title: 'Attachments: upload, record (size, sha256), list, download byte-identical with its content type',
-    statements: ['S4.attachment-crud', 'S2.attachment-fields'],
+    statements: ['S4.attachment-crud', 'S2.attachment-fields', 'D-10.attachments', 'D-67.download-type'],
     needs: ['writes'],
     async run(ctx) {
       const caseId = await ctx.fixtures.caseId();
@@ -97,7 +97,7 @@ export const resourceChecks: Check[] = [
     id: 'resources.contracts',
     area: 'resources',
     title: 'Contracts: update the external reference, read it back, restore it',
-    statements: ['S4.contract-crud'],
+    statements: ['S4.contract-crud', 'D-11.contracts'],
     needs: ['writes'],
     async run(ctx) {
       const contractId = await ctx.fixtures.contract();
@@ -119,7 +119,7 @@ export const resourceChecks: Check[] = [
     id: 'resources.apikeys',
     area: 'resources',
     title: 'API keys: create (secret once), get, list, update label and expiry, revoke (record stays, revokedAt set)',
-    statements: ['S4.apikey-crud', 'S3.apikey-soft-delete', 'S2.apikey-fields'],
+    statements: ['S4.apikey-crud', 'S3.apikey-soft-delete', 'S2.apikey-fields', 'D-02.success-codes', 'D-12.secret-once'],
     needs: ['writes'],
     async run(ctx) {
       const created = await ctx.call(ctx.customer, 'createApiKey', {}, { json: { label: `${MARK} key ${ctx.runTag}`, expiresAt: '2099-12-31T00:00:00Z' } });
@@ -152,7 +152,7 @@ export const resourceChecks: Check[] = [
     id: 'resources.webhooks',
     area: 'resources',
     title: 'Webhooks: create (signing secret once, secrets masked), get, list, update, delete (then 404)',
-    statements: ['S4.webhook-crud', 'S2.webhook-fields'],
+    statements: ['S4.webhook-crud', 'S2.webhook-fields', 'D-02.success-codes', 'D-16.secrets-masked'],
     needs: ['writes'],
     async run(ctx) {
       const body = {

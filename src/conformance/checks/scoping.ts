@@ -70,7 +70,7 @@ export const scopingChecks: Check[] = [
     id: 'scoping.direct',
     area: 'scoping',
     title: 'A foreign or unknown contract given directly is 403',
-    statements: S,
+    statements: [...S, 'D-30.contract-filter'],
     needs: ['state'],
     async run(ctx) {
       const foreign = foreignContract(ctx);
@@ -101,7 +101,7 @@ export const scopingChecks: Check[] = [
     id: 'scoping.by-context',
     area: 'scoping',
     title: 'A case, comment, attachment or event of a foreign contract is 403',
-    statements: S,
+    statements: [...S, 'D-19.event-log', 'D-37.status-codes'],
     needs: ['state', 'partner'],
     async run(ctx) {
       const f = await foreignCase(ctx);

@@ -20,7 +20,7 @@ export const sortingChecks: Check[] = [
     id: 'sorting.fields',
     area: 'sorting',
     title: 'The default order, every sortable field ascending and descending, and two keys, order the data',
-    statements: ['S1.sort'],
+    statements: ['S1.sort', 'D-21.declared-fields', 'D-28.sorting'],
     async run(ctx, op, params) {
       const list = ctx.spec.operation(op).list!;
       // Without sort the order is id ascending (D-28), so pages are stable.
@@ -45,7 +45,7 @@ export const sortingChecks: Check[] = [
     id: 'sorting.invalid',
     area: 'sorting',
     title: 'An invalid sort field is 400 with one error',
-    statements: ['S1.sort', 'S7.status-400'],
+    statements: ['S1.sort', 'S7.status-400', 'D-44.grammar-errors'],
     async run(ctx, op, params) {
       await expectEachRefused(ctx, op, params, ['sort=conformanceNoSuchField', 'sort=-conformanceNoSuchField'], 'query.sort');
     },

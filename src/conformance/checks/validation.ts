@@ -41,7 +41,7 @@ export const validationChecks: Check[] = [
     id: 'validation.required',
     area: 'validation',
     title: 'Each missing required field is its own 400 error "body.<field>: Field required"',
-    statements: ['S4.case-create-required', 'S7.status-400', 'S7.error-object'],
+    statements: ['S4.case-create-required', 'S7.status-400', 'S7.error-object', 'D-24.detail'],
     needs: ['writes'],
     cases: (ctx) => requiring(ctx).map((op) => op.operationId),
     async run(ctx, op) {
@@ -66,7 +66,7 @@ export const validationChecks: Check[] = [
     id: 'validation.unknown-field',
     area: 'validation',
     title: 'An unknown body field is 400 naming it (D-35)',
-    statements: ['S7.status-400'],
+    statements: ['S7.status-400', 'D-35.unknown-body'],
     needs: ['writes'],
     async run(ctx) {
       const body = { ...(await validBody(ctx, 'createCase')), conformanceNoSuchField: 1 };
@@ -79,7 +79,7 @@ export const validationChecks: Check[] = [
     id: 'validation.email',
     area: 'validation',
     title: 'An invalid contact e-mail address is 400 naming the field',
-    statements: ['S2.contacts', 'S7.status-400'],
+    statements: ['S2.contacts', 'S7.status-400', 'D-08.contacts'],
     needs: ['writes'],
     async run(ctx) {
       const base = await validBody(ctx, 'createCase');
@@ -97,7 +97,7 @@ export const validationChecks: Check[] = [
     id: 'validation.customer-contacts',
     area: 'validation',
     title: 'Customer account: contact and watch list take customer contacts only; no partner comments (403)',
-    statements: ['S2.contacts', 'S5.partner-only'],
+    statements: ['S2.contacts', 'S5.partner-only', 'D-08.contacts', 'D-09.comments'],
     needs: ['writes'],
     async run(ctx) {
       const own = ctx.config.customer.contacts[0];
@@ -121,7 +121,7 @@ export const validationChecks: Check[] = [
     id: 'validation.partner-contacts',
     area: 'validation',
     title: 'Partner account: partner contacts on watch lists and comments, partner comments by partner contacts only',
-    statements: ['S2.contacts', 'S5.partner-only', 'S1.account-types'],
+    statements: ['S2.contacts', 'S5.partner-only', 'S1.account-types', 'D-08.contacts', 'D-09.comments'],
     needs: ['writes', 'partner'],
     async run(ctx) {
       const partner = ctx.partnerClient();

@@ -35,7 +35,7 @@ function triggerOf(ctx: Context, type: string) {
 }
 
 /** A trigger body from the trigger's required members, filled with fixture data (D-20). */
-async function fire(ctx: Context, type: string, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function fire(ctx: Context, type: string, overrides: Record<string, unknown> = {}): Promise<string> {
   const op = triggerOf(ctx, type);
   const schema = op.requestBody?.schema as any;
   const required: string[] = (schema?.$ref ? ctx.spec.resolve(schema.$ref) : schema)?.required ?? [];
@@ -53,9 +53,9 @@ async function fire(ctx: Context, type: string, overrides: Record<string, unknow
   return x.json.data.id;
 }
 
-const eventIdOf = (d: Delivery) => d.json?.meta?.eventId ?? d.headers['webhook-id'];
+export const eventIdOf = (d: Delivery) => d.json?.meta?.eventId ?? d.headers['webhook-id'];
 
-async function subscribe(ctx: Context, name: string, body: Record<string, unknown>): Promise<Sub> {
+export async function subscribe(ctx: Context, name: string, body: Record<string, unknown>): Promise<Sub> {
   const { url, path } = await ctx.receiver.newUrl(ctx.options.listen, ctx.options.publicUrl);
   const x = await ctx.call(ctx.customer, 'createWebhook', {}, { json: { url, ...body } });
   expectStatus(x, 201, `createWebhook (${name})`);
@@ -122,7 +122,7 @@ export const webhookChecks: Check[] = [
     id: 'webhooks.own-actions',
     area: 'webhooks',
     title: 'The account\'s own API actions fire nothing (in sandbox nothing fires by itself)',
-    statements: ['S6.own-actions', 'S1.sandbox-no-auto-events', 'S6.sandbox-triggers'],
+    statements: ['S6.own-actions', 'S1.sandbox-no-auto-events', 'S6.sandbox-triggers', 'D-41.own-account'],
     needs: [...NEEDS],
     async run(ctx) {
       const { all } = await setup(ctx);
@@ -151,7 +151,7 @@ export const webhookChecks: Check[] = [
     id: 'webhooks.authorization',
     area: 'webhooks',
     title: 'Deliveries carry the subscription\'s authorization (basic, bearer, header, list) and a valid signature',
-    statements: ['S6.delivery-authorization', 'S6.sandbox-triggers'],
+    statements: ['S6.delivery-authorization', 'S6.sandbox-triggers', 'D-17.signing'],
     needs: [...NEEDS],
     cases: () => Object.keys(AUTH),
     async run(ctx, kind) {
@@ -167,7 +167,7 @@ export const webhookChecks: Check[] = [
     id: 'webhooks.payloads',
     area: 'webhooks',
     title: 'Each trigger delivers a payload valid for its event type, signed, and logged in the event log',
-    statements: ['S6.event-payloads', 'S6.sandbox-triggers', 'S6.event-log', 'S4.triggers', 'S4.event-log'],
+    statements: ['S6.event-payloads', 'S6.sandbox-triggers', 'S6.event-log', 'S4.triggers', 'S4.event-log', 'D-18.event-meta', 'D-20.trigger-bodies'],
     needs: [...NEEDS],
     cases: eventTypes,
     async run(ctx, type) {
@@ -202,7 +202,7 @@ export const webhookChecks: Check[] = [
     id: 'webhooks.contract-filter',
     area: 'webhooks',
     title: 'Contract filters with exact ids and patterns deliver matching events; a non-matching one receives nothing',
-    statements: ['S6.delivery-filters', 'S6.controlled-contracts'],
+    statements: ['S6.delivery-filters', 'S6.controlled-contracts', 'D-16.patterns'],
     needs: [...NEEDS],
     async run(ctx) {
       const subs = await setup(ctx);
@@ -221,7 +221,7 @@ export const webhookChecks: Check[] = [
     id: 'webhooks.event-type-filter',
     area: 'webhooks',
     title: 'Event-type filters with exact names and patterns deliver only matching types',
-    statements: ['S6.delivery-filters'],
+    statements: ['S6.delivery-filters', 'D-16.patterns'],
     needs: [...NEEDS],
     async run(ctx) {
       const subs = await setup(ctx);
@@ -243,7 +243,7 @@ export const webhookChecks: Check[] = [
     id: 'webhooks.event-log',
     area: 'webhooks',
     title: 'The event log lists every triggered event, filterable by type',
-    statements: ['S6.event-log', 'S4.event-log'],
+    statements: ['S6.event-log', 'S4.event-log', 'D-19.event-log'],
     needs: [...NEEDS],
     async run(ctx) {
       const id = await fire(ctx, 'case.updated');

@@ -1,4 +1,5 @@
 // Console output: progress per area while the run goes, then failures (why, curl, excerpt) and a summary table.
+import { discriminationSummary } from '../discriminate.ts';
 import type { AreaSummary, CheckResult, ProgressEvent, RunReport } from '../types.ts';
 
 const mark = { passed: '✓', failed: '✗', skipped: '-' } as const;
@@ -43,6 +44,8 @@ export function renderReport(report: RunReport): string {
   const out: string[] = [];
   if (failures.length) out.push('', 'Failures', '', ...failures.map(renderFailure).flatMap((f) => [f, '']));
   out.push('', renderTable(report.areas), '');
+  const d = discriminationSummary(report.results);
+  if (d) out.push(`discriminated: ${d.discriminated} of ${d.discriminated + d.not} field/operator pairs told apart from their neighbours by the data (${d.not} not discriminated)`);
   out.push(`${report.ok ? 'PASS' : 'FAIL'}: ${report.results.length} checks, ${report.requests} requests, ${(report.durationMs / 1000).toFixed(1)} s against ${report.target.baseUrl} (${report.target.environment})`);
   return out.join('\n') + '\n';
 }

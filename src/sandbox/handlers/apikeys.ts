@@ -5,7 +5,7 @@ import type { Ctx, Handler } from '../context.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import type { Problem } from '../http/envelope.ts';
 import type { Stored } from '../store/types.ts';
-import { listReply, readListQuery, throwIfProblems } from './common.ts';
+import { created, listReply, readListQuery, throwIfProblems } from './common.ts';
 
 function ownApiKey(ctx: Ctx): Stored {
   const stored = ctx.svc.store.get('apikeys', ctx.env, ctx.params.keyId);
@@ -35,7 +35,7 @@ export const apiKeyHandlers: Record<string, Handler> = {
       revokedAt: null,
     };
     ctx.svc.store.insert('apikeys', ctx.env, record, { account: ctx.account.id, secretHash: hashSecret(secret) });
-    return { status: 201, data: { ...record, secret }, headers: { Location: `/apikeys/${record.id}` } };
+    return created(ctx, { ...record, secret }, 'apikeys', record.id);
   },
   getApiKey(ctx) {
     return { status: 200, data: ownApiKey(ctx).record };

@@ -1,15 +1,23 @@
 // Cases, their comments and attachments (seed section 4), scoped by contract (section 5) with contact rules (section 2).
-import { caseScope, contactProblem, requireCase, requireContract } from '../access.ts';
+import { caseScope, contactProblem, hiddenFromCustomer, keptContactProblems, normaliseEmail, requireCase, requireContract } from '../access.ts';
 import type { Ctx, Handler, Reply } from '../context.ts';
 import { addAttachment, addComment, createCase, updateCase } from '../domain.ts';
 import { readUpload } from '../http/body.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
+import type { Problem } from '../http/envelope.ts';
 import type { Stored } from '../store/types.ts';
-import { checkContractFilters, listReply, readListQuery, throwIfProblems } from './common.ts';
+import { checkContractFilters, created, listReply, readListQuery, throwIfProblems } from './common.ts';
 
-function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<string, any>): void {
+/** D-77: contact addresses kept with their domain in lower case. */
+function normaliseContacts(body: Record<string, any>): void {
+  if (typeof body.contact === 'string') body.contact = normaliseEmail(body.contact);
+  if (Array.isArray(body.watchList)) body.watchList = body.watchList.map((e: unknown) => (typeof e === 'string' ? normaliseEmail(e) : e));
+}
+
+function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<string, any>, kept: Problem[] = []): void {
   const { store } = ctx.svc;
-  const problems = [];
+  normaliseContacts(body);
+  const problems: Array<Problem | null> = [...kept];
   if (typeof body.contact === 'string') problems.push(contactProblem(store, ctx.env, ctx.account, customerOrg, body.contact, 'customer', 'body.contact'));
   if (Array.isArray(body.watchList)) {
     body.watchList.forEach((email: string, i: number) =>
@@ -19,19 +27,19 @@ function checkCaseContacts(ctx: Ctx, customerOrg: string | null, body: Record<st
   throwIfProblems(problems);
 }
 
-const created = (data: Record<string, any>, location: string): Reply => ({ status: 201, data, headers: { Location: location } });
-
 /** The case the path names, when this account may see it (else 404 or 403). */
 const pathCase = (ctx: Ctx): Stored => requireCase(ctx.svc.store, ctx.env, ctx.account, ctx.params.caseId);
 
 /** The comments or attachments of the case the path names, as a list answer. */
 function listOfPathCase(ctx: Ctx, resource: 'comments' | 'attachments'): Reply {
-  return listReply(ctx, resource, { by: 'case', values: [pathCase(ctx).record.id] }, readListQuery(ctx));
+  const customerView = resource === 'comments' && ctx.account.kind === 'customer'; // D-79
+  return listReply(ctx, resource, { by: 'case', values: [pathCase(ctx).record.id], customerView }, readListQuery(ctx));
 }
 
 function childOf(ctx: Ctx, resource: 'comments' | 'attachments', caseStored: Stored, id: string, param: string): Stored {
   const child = ctx.svc.store.get(resource, ctx.env, id);
-  if (!child || child.record.case !== caseStored.record.id) throw notFound(`${param}: ${resource === 'comments' ? 'comment' : 'attachment'} ${id} not found on case ${caseStored.record.id}`);
+  const hidden = child && resource === 'comments' && hiddenFromCustomer(ctx.account, 'comments', child.record); // D-79
+  if (!child || hidden || child.record.case !== caseStored.record.id) throw notFound(`${param}: ${resource === 'comments' ? 'comment' : 'attachment'} ${id} not found on case ${caseStored.record.id}`);
   return child;
 }
 
@@ -47,7 +55,7 @@ export const caseHandlers: Record<string, Handler> = {
     const contract = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract');
     checkCaseContacts(ctx, contract.internal.customerOrg ?? null, body);
     const record = createCase(ctx.svc, ctx.env, { ...body, contract: body.contract, customerOrg: contract.internal.customerOrg! } as any, ctx.account.id);
-    return created(record, `/cases/${record.id}`);
+    return created(ctx, record, 'cases', record.id);
   },
 
   getCase(ctx) {
@@ -58,8 +66,13 @@ export const caseHandlers: Record<string, Handler> = {
     const before = pathCase(ctx);
     const body = await ctx.body();
     let customerOrg = before.internal.customerOrg ?? null;
-    if ('contract' in body) customerOrg = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract').internal.customerOrg ?? null;
-    checkCaseContacts(ctx, customerOrg, body);
+    let kept: Problem[] = [];
+    if ('contract' in body) {
+      const contract = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract');
+      customerOrg = contract.internal.customerOrg ?? null;
+      if (body.contract !== before.record.contract) kept = keptContactProblems(ctx.svc.store, ctx.env, before, contract, body);
+    }
+    checkCaseContacts(ctx, customerOrg, body, kept);
     return { status: 200, data: updateCase(ctx.svc, ctx.env, before, body, ctx.account.id) };
   },
 
@@ -74,11 +87,12 @@ export const caseHandlers: Record<string, Handler> = {
     if (partnerComment && ctx.account.kind !== 'partner') {
       throw forbidden('body.partnerComment: partner comments are for partner accounts only', 'partner_only');
     }
+    body.contact = normaliseEmail(body.contact);
     throwIfProblems([
       contactProblem(ctx.svc.store, ctx.env, ctx.account, caseStored.internal.customerOrg ?? null, body.contact, partnerComment ? 'partner' : 'customerOrPartner', 'body.contact'),
     ]);
     const record = addComment(ctx.svc, ctx.env, caseStored, { text: body.text, contact: body.contact, partnerComment }, ctx.account.id);
-    return created(record, `/cases/${caseStored.record.id}/comments/${record.id}`);
+    return created(ctx, record, 'cases', caseStored.record.id, 'comments', record.id);
   },
 
   getCaseComment(ctx) {
@@ -94,7 +108,7 @@ export const caseHandlers: Record<string, Handler> = {
     const caseStored = pathCase(ctx);
     const file = await readUpload(ctx.req);
     const record = addAttachment(ctx.svc, ctx.env, caseStored, file, ctx.account.id);
-    return created(record, `/cases/${caseStored.record.id}/attachments/${record.id}`);
+    return created(ctx, record, 'cases', caseStored.record.id, 'attachments', record.id);
   },
 
   getCaseAttachment(ctx) {

@@ -5,6 +5,7 @@ import type { ValueType } from '../../spec/types.ts';
 import { controlledContracts } from '../access.ts';
 import type { Ctx, Reply } from '../context.ts';
 import { ApiError, forbidden } from '../http/envelope.ts';
+import { BASE_PATHS } from '../http/router.ts';
 import type { Problem } from '../http/envelope.ts';
 import type { Resource, Scope } from '../store/types.ts';
 
@@ -63,4 +64,13 @@ export function throwIfProblems(problems: Array<Problem | null>): void {
 /** Deep equality of JSON values, to tell which fields an update changed. */
 export function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * 201 with `Location` as an absolute path that includes the environment's base path (D-74): resolved against the
+ * request URL (RFC 9110 section 10.2.2) it names the new resource, in the same environment.
+ */
+export function created(ctx: Ctx, data: Record<string, any>, ...segments: string[]): Reply {
+  const path = segments.map((s) => '/' + encodeURIComponent(s)).join('');
+  return { status: 201, data, headers: { Location: BASE_PATHS[ctx.env] + path } };
 }

@@ -3,11 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { controlledContracts } from '../access.ts';
 import { after, iso } from '../context.ts';
 import type { Ctx, Handler, Reply } from '../context.ts';
-import { patternMatches } from '../events.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
 import type { Problem } from '../http/envelope.ts';
 import type { Stored } from '../store/types.ts';
-import { listReply, readListQuery, throwIfProblems } from './common.ts';
+import { created, listReply, readListQuery, throwIfProblems } from './common.ts';
 
 const MASK = '********';
 
@@ -30,9 +29,41 @@ function ownWebhook(ctx: Ctx): Stored {
   return stored;
 }
 
-/** URL scheme (D-32), exact contract ids controlled (403), event-type patterns that match something (400). */
+/** Header names the service sets on every delivery, from the description (`x-care-reserved-names`, D-76). */
+function reservedHeaderNames(ctx: Ctx): Set<string> {
+  const name = ctx.svc.spec.resolve('#/components/schemas/WebhookAuthHeader').properties.name;
+  return new Set((name['x-care-reserved-names'] as string[]).map((n) => n.toLowerCase()));
+}
+
+/** D-76: no reserved header name, and each header set by one scheme only (case-insensitive). */
+function authorizationProblems(ctx: Ctx, authorization: unknown): Problem[] {
+  if (authorization == null) return [];
+  const list = Array.isArray(authorization);
+  const schemes = (list ? authorization : [authorization]) as Array<Record<string, any>>;
+  const reserved = reservedHeaderNames(ctx);
+  const setBy = new Map<string, number>();
+  const problems: Problem[] = [];
+  schemes.forEach((scheme, i) => {
+    const at = list ? `body.authorization.${i}` : 'body.authorization';
+    const header = scheme.type === 'header' ? String(scheme.name) : 'Authorization';
+    const key = header.toLowerCase();
+    if (scheme.type === 'header' && reserved.has(key)) {
+      problems.push({ detail: `${at}.name: '${header}' is set by the service on every delivery and cannot be configured`, code: 'value_error' });
+      return;
+    }
+    const first = setBy.get(key);
+    if (first !== undefined) {
+      problems.push({ detail: `${at}: header '${header}' is already set by body.authorization.${first}`, code: 'value_error' });
+      return;
+    }
+    setBy.set(key, i);
+  });
+  return problems;
+}
+
+/** URL scheme (D-32), authorization headers (D-76), exact event types known (400) and contract ids controlled (403). */
 function checkWebhookBody(ctx: Ctx, body: Record<string, any>): void {
-  const problems: Array<Problem | null> = [];
+  const problems: Array<Problem | null> = [...authorizationProblems(ctx, body.authorization)];
   if (typeof body.url === 'string') {
     let protocol = '';
     try {
@@ -46,16 +77,18 @@ function checkWebhookBody(ctx: Ctx, body: Record<string, any>): void {
     }
   }
   if (Array.isArray(body.eventTypes)) {
+    // D-80: an exact name must be an event type; a pattern is a standing rule, accepted even if it matches none today.
     const types: string[] = ctx.svc.spec.resolve('#/components/schemas/EventType').enum;
-    body.eventTypes.forEach((pattern: string, i: number) => {
-      if (!types.some((t) => patternMatches(pattern, t))) problems.push({ detail: `body.eventTypes.${i}: '${pattern}' matches no event type`, code: 'value_error' });
+    body.eventTypes.forEach((name: string, i: number) => {
+      if (!name.includes('*') && !types.includes(name)) problems.push({ detail: `body.eventTypes.${i}: '${name}' is not an event type`, code: 'value_error' });
     });
   }
   throwIfProblems(problems);
   if (Array.isArray(body.contracts)) {
+    // the same rule for contracts: an exact id must be controlled (403, seed section 5), a pattern may match none yet
     const controlled = new Set(controlledContracts(ctx.svc.store, ctx.env, ctx.account));
-    body.contracts.forEach((pattern: string, i: number) => {
-      if (!pattern.includes('*') && !controlled.has(pattern)) throw forbidden(`body.contracts.${i}: contract ${pattern} is not accessible to this account`);
+    body.contracts.forEach((id: string, i: number) => {
+      if (!id.includes('*') && !controlled.has(id)) throw forbidden(`body.contracts.${i}: contract ${id} is not accessible to this account`);
     });
   }
 }
@@ -80,7 +113,7 @@ export const webhookHandlers: Record<string, Handler> = {
     };
     const signingSecret = 'whsec_' + randomBytes(24).toString('base64');
     ctx.svc.store.insert('webhooks', ctx.env, record, { account: ctx.account.id, signingSecret });
-    return { status: 201, data: { ...presentWebhook(record), signingSecret }, headers: { Location: `/webhooks/${record.id}` } };
+    return created(ctx, { ...presentWebhook(record), signingSecret }, 'webhooks', record.id);
   },
   getWebhook(ctx) {
     return { status: 200, data: presentWebhook(ownWebhook(ctx).record) };

@@ -59,6 +59,14 @@ export interface UploadedFile {
   bytes: Buffer;
 }
 
+/**
+ * The bytes of a field busboy decoded: latin1 (our default charset) maps back one to one; a part that declared a
+ * multi-byte charset such as UTF-8 was decoded as text and is stored as UTF-8 (D-66).
+ */
+function fieldBytes(value: string): Buffer {
+  return Buffer.from(value, /[^\x00-\xff]/.test(value) ? 'utf8' : 'latin1');
+}
+
 /** The `file` part of a multipart/form-data body. */
 export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
   if (mediaType(req) !== 'multipart/form-data') {
@@ -69,7 +77,9 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
   return new Promise<UploadedFile>((resolve, reject) => {
     let parser: import('busboy').Busboy;
     try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: FILE_LIMIT, files: 5, fields: 20 } });
+      // latin1 as the default charset of fields maps bytes to characters one to one: a `file` part that busboy
+      // reports as a field (no filename) is turned back into its exact bytes.
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', defCharset: 'latin1', limits: { fileSize: FILE_LIMIT, fieldSize: FILE_LIMIT, files: 5, fields: 5 } });
     } catch {
       readAll(req, 0).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
       return;
@@ -94,6 +104,16 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
           bytes: Buffer.concat(chunks),
         };
       });
+    });
+    // A part named `file` without `filename=` (D-66): the same file, named `file`. busboy decoded it with the part's
+    // charset (latin1 unless it declares one), so encoding it back gives the bytes.
+    parser.on('field', (name, value, info) => {
+      if (name !== 'file' || found || tooLarge) return;
+      if (info.valueTruncated) {
+        tooLarge = true;
+        return;
+      }
+      found = { fileName: 'file', contentType: info.mimeType || 'text/plain', bytes: fieldBytes(value) };
     });
     parser.on('error', () => {
       readAll(req, 0).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));

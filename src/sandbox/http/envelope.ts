@@ -9,11 +9,16 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
 };
+
+/** The reason phrase of a status, as `title` of its error objects. */
+export const statusTitle = (status: number): string => TITLES[status] ?? 'Error';
 
 export interface Problem {
   detail: string;
@@ -66,7 +71,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function errorBody(requestId: string, error: ApiError) {
   return {
     meta: { requestId },
-    errors: error.problems.map((p) => ({ status: String(error.status), title: TITLES[error.status] ?? 'Error', detail: p.detail, code: p.code })),
+    errors: error.problems.map((p) => ({ status: String(error.status), title: statusTitle(error.status), detail: p.detail, code: p.code })),
   };
 }
 

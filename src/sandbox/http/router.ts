@@ -18,7 +18,18 @@ export interface Route {
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
   | { kind: 'method'; env: Environment; allow: string[] }
+  | { kind: 'malformed'; env: Environment }
   | { kind: 'none'; env: Environment | null };
+
+/** Is every `%` of the path a complete escape of UTF-8 bytes? (`%zz`, `%A`, `%C3%28` are not: 400, D-69.) */
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function compile(env: Environment, operation: OperationSpec): Route {
   const paramNames: string[] = [];
@@ -58,24 +69,21 @@ export function createRouter(operations: OperationSpec[]) {
     match(method: string, pathname: string): RouteMatch {
       const env = environmentOf(pathname);
       if (!env) return { kind: 'none', env: null };
+      if (!decodable(pathname)) return { kind: 'malformed', env };
+      // HEAD is served wherever GET is, by the GET operation (Node sends its headers without the body; D-69).
+      const wanted = method.toUpperCase() === 'HEAD' ? 'get' : method.toLowerCase();
       const allow = new Set<string>();
       for (const route of routes) {
         if (route.env !== env) continue;
         const m = route.pattern.exec(pathname);
         if (!m) continue;
-        if (route.operation.method === method.toLowerCase()) {
+        if (route.operation.method === wanted) {
           const params: Record<string, string> = {};
-          let ok = true;
-          route.paramNames.forEach((name, i) => {
-            try {
-              params[name] = decodeURIComponent(m[i + 1]);
-            } catch {
-              ok = false;
-            }
-          });
-          if (ok) return { kind: 'found', route, params };
+          route.paramNames.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1])));
+          return { kind: 'found', route, params };
         }
         allow.add(route.operation.method.toUpperCase());
+        if (route.operation.method === 'get') allow.add('HEAD');
       }
       if (allow.size > 0) return { kind: 'method', env, allow: [...allow].sort() };
       return { kind: 'none', env };

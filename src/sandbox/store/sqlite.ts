@@ -9,9 +9,12 @@ import { compileLike, compileRegex } from '../../grammar/regex.ts';
 import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
 import { listIndexes } from './list-indexes.ts';
+import { openDeliveries } from './deliveries.ts';
 import { orderSql, whereSql } from './list-sql.ts';
+import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
+import { customerViewSql } from './customer-view.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
-import type { Delivery, Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
+import type { Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
 
 const INTERNAL_COLUMNS: Record<Resource, Record<string, string>> = {
   cases: { customerOrg: 'customer_org TEXT' },
@@ -34,7 +37,6 @@ const INDEXES: string[] = [
   'CREATE INDEX IF NOT EXISTS apikeys_account ON apikeys (env, account)',
   'CREATE INDEX IF NOT EXISTS webhooks_account ON webhooks (env, account)',
   'CREATE INDEX IF NOT EXISTS events_contract ON events (env, contract, created_at)',
-  'CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_at)',
 ];
 
 const SCOPE_COLUMN: Record<Scope['by'], string> = { customerOrg: 'customer_org', partnerOrg: 'partner_org', contract: 'contract', case: 'case', account: 'account' };
@@ -124,9 +126,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   db.exec(`CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS sequences (prefix TEXT PRIMARY KEY, value INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS orgs (env TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, PRIMARY KEY (env, id));
-    CREATE TABLE IF NOT EXISTS contacts (env TEXT NOT NULL, org TEXT NOT NULL, email TEXT NOT NULL, PRIMARY KEY (env, org, email));
-    CREATE TABLE IF NOT EXISTS deliveries (id INTEGER PRIMARY KEY, env TEXT NOT NULL, event_id TEXT NOT NULL,
-      webhook_id TEXT NOT NULL, attempt INTEGER NOT NULL, next_at INTEGER NOT NULL, state TEXT NOT NULL, last_status TEXT);`);
+    CREATE TABLE IF NOT EXISTS contacts (env TEXT NOT NULL, org TEXT NOT NULL, email TEXT NOT NULL, PRIMARY KEY (env, org, email));`);
   for (const resource of Object.keys(RESOURCE_SCHEMAS) as Resource[]) {
     const publicCols = columns[resource].map((c) => `"${c.column}" ${c.kind === 'integer' || c.kind === 'boolean' ? 'INTEGER' : 'TEXT'}`);
     const internalCols = Object.values(INTERNAL_COLUMNS[resource]);
@@ -147,6 +147,8 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   // statistics for the planner (which index is selective, which only orders), sampled so it stays quick at 1M rows
   if (missing.length > 0 || !db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'`).get()) db.exec('PRAGMA analysis_limit = 400; ANALYZE');
   createCaseCounts(db);
+  createContractRefs(db);
+  const contractRefs = contractRefStatements(db);
 
   // Everything but attachment bytes, which only attachmentContent() reads.
   const recordColumns = {} as Record<Resource, string>;
@@ -257,13 +259,18 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     list(resource, env, scope, query: ListQuery, _types: Record<string, ValueType>): ListResult {
       const s = scopeSql(scope);
       const w = whereSql(query.filters, columnOf(resource));
-      const where = `env = ? AND ${s.sql}${w.sql ? ` AND ${w.sql}` : ''}`;
-      const params = [env, ...s.params, ...w.params];
+      const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
+      const where = `env = ? AND ${s.sql}${hidden ? ` AND ${hidden}` : ''}${w.sql ? ` AND ${w.sql}` : ''}`;
+      // D-75: contracts as the viewing account sees them (its own externalReference)
+      const from = resource === 'contracts' && scope.viewer
+        ? contractsAsSeenBy(columns.contracts, Object.keys(INTERNAL_COLUMNS.contracts).map(snake), scope.viewer)
+        : { sql: resource, params: [] };
+      const params = [...from.params, env, ...s.params, ...w.params];
       const cols = columns[resource];
       const select = cols.map((c) => `"${c.column}"`).join(', ');
       const order = orderSql(query, columnOf(resource), 'seq');
       const offset = (query.page.number - 1) * query.page.size;
-      const sql = `SELECT ${select} FROM ${resource} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+      const sql = `SELECT ${select} FROM ${from.sql} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
       const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
       const version = versions.get(resource) ?? 0;
       // A page is cached until the next write to its table (exact, like the count): repeated reads skip SQLite.
@@ -290,8 +297,9 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
         // filters on status/priority only: sum the maintained per-group counts, whatever the number of cases
         totalCount = (prepare(`SELECT coalesce(sum(n), 0) AS n FROM case_counts WHERE ${where}`).get(...params) as any).n;
       } else {
+        // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
         const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource)) ?? '') : undefined;
-        totalCount = (prepare(`SELECT count(*) AS n FROM ${resource}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n;
+        totalCount = (prepare(`SELECT count(*) AS n FROM ${from.sql}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n;
       }
       if (!cached || cached.version !== version) {
         if (countCache.size > 2000) countCache.clear();
@@ -299,45 +307,17 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       }
       return { items, totalCount };
     },
+    contractReference: (env, contract, account) => contractRefs.get(env, contract, account),
+    setContractReference(env, contract, account, reference, updatedAt) {
+      contractRefs.set(env, contract, account, reference, updatedAt);
+      bump('contracts');
+    },
     attachmentContent(env, id) {
       const row = prepare('SELECT content FROM attachments WHERE env = ? AND id = ?').get(env, id) as any;
       return row ? Buffer.from(row.content ?? Buffer.alloc(0)) : undefined;
     },
 
-    enqueueDelivery(env, eventId, webhookId, nextAt) {
-      prepare(`INSERT INTO deliveries (env, event_id, webhook_id, attempt, next_at, state) VALUES (?, ?, ?, 0, ?, 'pending')`).run(env, eventId, webhookId, nextAt);
-    },
-    dueDeliveries(now, limit, exclude) {
-      const rows = prepare(`SELECT id, env, event_id, webhook_id, attempt, next_at FROM deliveries WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`).all(now, limit * 8) as any[];
-      const picked: Delivery[] = [];
-      const taken = new Set(exclude);
-      for (const r of rows) {
-        if (taken.has(r.webhook_id)) continue; // one delivery in flight per subscription, in order
-        taken.add(r.webhook_id);
-        picked.push({ id: r.id, env: r.env, eventId: r.event_id, webhookId: r.webhook_id, attempt: r.attempt, nextAt: r.next_at });
-        if (picked.length >= limit) break;
-      }
-      return picked;
-    },
-    nextDeliveryAt(exclude) {
-      const rows = prepare(`SELECT webhook_id, min(next_at) AS t FROM deliveries WHERE state = 'pending' GROUP BY webhook_id`).all() as any[];
-      const times = rows.filter((r) => !exclude.has(r.webhook_id)).map((r) => r.t as number);
-      return times.length > 0 ? Math.min(...times) : undefined;
-    },
-    rescheduleDelivery(id, attempt, nextAt, lastStatus) {
-      prepare('UPDATE deliveries SET attempt = ?, next_at = ?, last_status = ? WHERE id = ?').run(attempt, nextAt, lastStatus, id);
-    },
-    finishDelivery(id, outcome, lastStatus) {
-      prepare('UPDATE deliveries SET state = ?, last_status = ?, attempt = attempt + 1 WHERE id = ?').run(outcome, lastStatus, id);
-    },
-    deliveries(eventId) {
-      return (prepare('SELECT webhook_id, state, attempt, last_status FROM deliveries WHERE event_id = ? ORDER BY id').all(eventId) as any[]).map((r) => ({
-        webhookId: r.webhook_id,
-        state: r.state,
-        attempt: r.attempt,
-        lastStatus: r.last_status,
-      }));
-    },
+    ...openDeliveries(db),
 
     writeCount: () => (prepare('SELECT total_changes() AS n').get() as any).n,
     counts() {

@@ -44,6 +44,10 @@ export interface Stored {
 export interface Scope {
   by: 'customerOrg' | 'partnerOrg' | 'contract' | 'case' | 'account';
   values: Array<string>;
+  /** contracts: the account whose own `externalReference` the rows show (D-75). */
+  viewer?: string;
+  /** comments, events: leave out what is for the partner's side only (partner comments, D-79). */
+  customerView?: boolean;
 }
 
 export interface ListResult {
@@ -66,7 +70,19 @@ export interface Delivery {
   nextAt: number;
 }
 
-export interface Storage {
+/** The webhook delivery queue (store/deliveries.ts): per-subscription heads, so no call scans the backlog. */
+export interface DeliveryStorage {
+  enqueueDelivery(env: Environment, eventId: string, webhookId: string, nextAt: number): void;
+  /** The earliest pending delivery of one subscription (by time, then queue order). */
+  headDelivery(webhookId: string): Delivery | undefined;
+  /** The earliest pending time per subscription among deliveries queued after `afterId`, and the last id queued. */
+  pendingHeadsSince(afterId: number): { lastId: number; heads: Array<{ webhookId: string; nextAt: number }> };
+  rescheduleDelivery(id: number, attempt: number, nextAt: number, lastStatus: string): void;
+  finishDelivery(id: number, outcome: 'delivered' | 'failed' | 'gone' | 'dropped' | 'refused', lastStatus: string): void;
+  deliveries(eventId: string): Array<{ webhookId: string; state: string; attempt: number; lastStatus: string | null }>;
+}
+
+export interface Storage extends DeliveryStorage {
   transaction<T>(fn: () => T): T;
   nextId(prefix: string, start?: number): string;
   getSetting(key: string): string | undefined;
@@ -86,13 +102,9 @@ export interface Storage {
   findAll(resource: Resource, env: Environment, scope: Scope): Stored[];
   list(resource: Resource, env: Environment, scope: Scope, query: ListQuery, types: Record<string, ValueType>): ListResult;
   attachmentContent(env: Environment, id: string): Buffer | undefined;
-
-  enqueueDelivery(env: Environment, eventId: string, webhookId: string, nextAt: number): void;
-  dueDeliveries(now: number, limit: number, exclude: Set<string>): Delivery[];
-  nextDeliveryAt(exclude: Set<string>): number | undefined;
-  rescheduleDelivery(id: number, attempt: number, nextAt: number, lastStatus: string): void;
-  finishDelivery(id: number, outcome: 'delivered' | 'failed' | 'gone' | 'dropped', lastStatus: string): void;
-  deliveries(eventId: string): Array<{ webhookId: string; state: string; attempt: number; lastStatus: string | null }>;
+  /** D-75: an account's own reference of a contract, and when it set it. */
+  contractReference(env: Environment, contract: string, account: string): { reference: string | null; updatedAt: string } | undefined;
+  setContractReference(env: Environment, contract: string, account: string, reference: string | null, updatedAt: string): void;
 
   /** Moves with every write to that table: something read from it stays current while this is unchanged. */
   version(resource: Resource): number;

@@ -1,0 +1,92 @@
+// The gate (D-53): a breaking change passes only when it is acknowledged (named, with a reason) AND follows D-33:
+// the operation it touches is kept deprecated with a sunset date and declared `Deprecation`/`Sunset` headers, or
+// (for a removal) was already deprecated in the base with a sunset that has passed, or the head serves a new
+// path version (`/care/vN` with a higher N).
+import { deref } from '../spec/refs.ts';
+import { readDeprecation } from '../spec/deprecation.ts';
+import { sideOperations, type SideOperation } from './operations.ts';
+import type { Change } from './types.ts';
+
+export interface Acknowledgement {
+  /** The change id as printed by the diff: `<rule> <pointer>`. */
+  change: string;
+  reason: string;
+}
+
+export interface GateVerdict {
+  change: Change;
+  acknowledged?: Acknowledgement;
+  /** Why it may pass (D-33 route), when it may. */
+  route?: string;
+  /** Why it may not, when it may not. */
+  problem?: string;
+}
+
+export interface GateResult {
+  ok: boolean;
+  verdicts: GateVerdict[];
+  /** Acknowledgements that name no change of this comparison. */
+  unused: Acknowledgement[];
+}
+
+/** Highest `/vN` path version among the document's servers. */
+export function pathVersion(document: any): number {
+  const versions = (document?.servers ?? []).map((s: any) => /\/v(\d+)(?:\/|$)/.exec(String(s?.url ?? ''))?.[1]).filter(Boolean).map(Number);
+  return versions.length > 0 ? Math.max(...versions) : 0;
+}
+
+/** Why a deprecated operation does not announce itself completely, or undefined when it does. */
+export function deprecationGap(document: any, side: SideOperation): string | undefined {
+  const deprecation = readDeprecation(side.operation);
+  if (!deprecation) return 'it is not `deprecated: true`';
+  if ('problem' in deprecation) return deprecation.problem;
+  if (side.kind === 'webhook') return undefined;
+  for (const [status, raw] of Object.entries<any>(side.operation.responses ?? {})) {
+    const headers = deref(document, raw)?.headers ?? {};
+    for (const name of ['Deprecation', 'Sunset']) {
+      if (!(name in headers)) return `response ${status} does not declare the ${name} header`;
+    }
+  }
+  return undefined;
+}
+
+function route(change: Change, base: any, head: any, today: Date): { route?: string; problem?: string } {
+  if (pathVersion(head) > pathVersion(base)) return { route: `new path version v${pathVersion(head)}` };
+  if (!change.operation) return { problem: 'a document-wide breaking change needs a new path version (D-33)' };
+  const after = sideOperations(head).get(change.operation);
+  if (after) {
+    const gap = deprecationGap(head, after);
+    return gap ? { problem: `${change.operation} must be kept deprecated with Deprecation and Sunset headers (D-33): ${gap}` } : { route: `${change.operation} kept deprecated until ${after.operation['x-care-sunset']}` };
+  }
+  const before = sideOperations(base).get(change.operation);
+  const announced = before && readDeprecation(before.operation);
+  if (announced && !('problem' in announced) && announced.sunset.getTime() <= today.getTime()) return { route: `${change.operation} removed after its sunset ${before!.operation['x-care-sunset']}` };
+  return { problem: `${change.operation} is removed before it was deprecated with a sunset that has passed (D-33)` };
+}
+
+export function gate(changes: Change[], acknowledgements: Acknowledgement[], base: any, head: any, today = new Date()): GateResult {
+  const verdicts: GateVerdict[] = [];
+  const used = new Set<Acknowledgement>();
+  for (const change of changes.filter((c) => c.classification === 'breaking')) {
+    const acknowledged = acknowledgements.find((a) => a.change === change.id);
+    if (!acknowledged) {
+      verdicts.push({ change, problem: 'not acknowledged in releases/acknowledged.yaml' });
+      continue;
+    }
+    used.add(acknowledged);
+    verdicts.push({ change, acknowledged, ...route(change, base, head, today) });
+  }
+  return { ok: verdicts.every((v) => !v.problem), verdicts, unused: acknowledgements.filter((a) => !used.has(a)) };
+}
+
+/** Reads the acknowledgement list (`acknowledged: [{change, reason}]`); every entry needs both. */
+export function parseAcknowledgements(value: any, where: string): Acknowledgement[] {
+  const list = value?.acknowledged ?? [];
+  if (!Array.isArray(list)) throw new Error(`${where}: acknowledged must be a list`);
+  return list.map((entry: any, index: number) => {
+    if (typeof entry?.change !== 'string' || typeof entry?.reason !== 'string' || entry.reason.trim() === '') {
+      throw new Error(`${where}: acknowledged[${index}] needs a change id and a non-empty reason`);
+    }
+    return { change: entry.change, reason: entry.reason };
+  });
+}

@@ -1,0 +1,52 @@
+// Answers to requests Node's HTTP parser refuses before any handler sees them (over-long URL or headers, malformed
+// request line or header, timeout): in the error envelope with X-CareAPI-Env like every other answer (seed §1, D-70).
+import type { Duplex } from 'node:stream';
+import type { Environment } from '../../spec/types.ts';
+import { ApiError, envHeader, errorBody, newRequestId, statusTitle } from './envelope.ts';
+import type { Problem } from './envelope.ts';
+import { environmentOf } from './router.ts';
+
+/** What Node's `clientError` event hands over: an llhttp error with the bytes it could not parse. */
+type ParserError = Error & { code?: string; rawPacket?: Buffer };
+
+/** The environment is read from the request target when its first line got that far; otherwise production (D-70). */
+export const DEFAULT_ENVIRONMENT: Environment = 'production';
+
+function environmentOfRaw(rawPacket: Buffer | undefined): Environment {
+  // The request line is `METHOD SP target SP version`; only its target is wanted, and only as far as it arrived.
+  const start = rawPacket?.subarray(0, 2048).toString('latin1') ?? '';
+  const target = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\S+)/.exec(start)?.[1];
+  if (!target) return DEFAULT_ENVIRONMENT;
+  const path = target.startsWith('/') ? target : /^https?:\/\/[^/]*(\/\S*)?/i.exec(target)?.[1] ?? '';
+  return environmentOf(path.split('?')[0]) ?? DEFAULT_ENVIRONMENT;
+}
+
+function statusAndProblem(error: ParserError): [number, Problem] {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, { detail: 'header: the request line and headers are too large (at most 16 KiB together)', code: 'header_too_large' }];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, { detail: 'request: not received completely in time', code: 'request_timeout' }];
+    default:
+      return [400, { detail: `request: malformed HTTP request (${error.message.replace(/^Parse Error: /, '')})`, code: 'malformed_request' }];
+  }
+}
+
+/** Listener for the http server's `clientError` event: one raw HTTP/1.1 answer, then the connection is closed. */
+export function answerClientError(error: ParserError, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, problem] = statusAndProblem(error);
+  const apiError = new ApiError(status, problem);
+  const body = JSON.stringify(errorBody(newRequestId(), apiError));
+  socket.end(
+    `HTTP/1.1 ${status} ${statusTitle(status)}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-CareAPI-Env: ${envHeader(environmentOfRaw(error.rawPacket))}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

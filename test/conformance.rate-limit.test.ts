@@ -1,0 +1,53 @@
+// operations.rate-limit against a reference sandbox that limits (--rate-limit): its 429s carry Retry-After and the
+// check passes; with Retry-After stripped by the fault proxy the same check fails. (The sandbox of the other suite
+// tests does not limit, so there the check is skipped with its reason.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observableChecks } from '../src/conformance/checks/observable.ts';
+import { validateConfig } from '../src/conformance/config.ts';
+import { runSuite } from '../src/conformance/runner.ts';
+import type { TargetConfig } from '../src/conformance/types.ts';
+import { FaultProxy } from './mutation/proxy.ts';
+import { startSandbox } from './support/conformance-targets.ts';
+
+const check = observableChecks.filter((c) => c.id === 'operations.rate-limit');
+
+describe('Retry-After on 429 (D-31)', () => {
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let proxy: FaultProxy;
+  let direct: TargetConfig;
+  let proxied: TargetConfig;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox('sandbox', ['--rate-limit', '5']);
+    proxy = new FaultProxy(sandbox.url);
+    const origin = await proxy.start();
+    direct = validateConfig(sandbox.config);
+    proxied = validateConfig(JSON.parse(JSON.stringify(sandbox.config).split(sandbox.url).join(origin)));
+  }, 90_000);
+  afterAll(async () => {
+    await proxy?.close();
+    await sandbox?.stop();
+  });
+
+  const run = (config: TargetConfig) => runSuite({ config, allowWrites: false, stateless: false, areas: [], listen: '127.0.0.1:0', deliveryTimeoutMs: 5_000 }, check);
+
+  it('passes against a sandbox that limits, having seen 429s', async () => {
+    const report = await run(direct);
+    expect(report.results.map((r) => [r.id, r.status, r.failure?.why ?? r.reason])).toEqual([['operations.rate-limit', 'passed', undefined]]);
+    expect(report.results[0].note).toMatch(/answered 429/);
+  }, 60_000);
+
+  it('fails when the 429s lose Retry-After', async () => {
+    proxy.fault = {
+      name: 'retry-after-missing', area: 'operations', description: '429 without Retry-After',
+      response: (res) => { if (res.status !== 429) return res; const h = { ...res.headers }; delete h['retry-after']; return { ...res, headers: h }; },
+    };
+    try {
+      const report = await run(proxied);
+      expect(report.results[0].status).toBe('failed');
+      expect(report.results[0].failure?.why).toMatch(/Retry-After/);
+    } finally {
+      proxy.fault = null;
+    }
+  }, 60_000);
+});

@@ -1,0 +1,93 @@
+// `like` and `match` (decisions D-22, D-68): time bounded whatever the pattern, RE2's dialect, the limits.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileLike, compileRegex, likeProblem, parseListQuery, regexProblem } from '../src/grammar/index.ts';
+import { loadSpec } from '../src/spec/index.ts';
+
+const spec = loadSpec();
+const casesList = spec.operation('listCases').list!;
+
+/** Milliseconds one call takes. */
+function timed(run: () => unknown): number {
+  const started = performance.now();
+  run();
+  return performance.now() - started;
+}
+
+describe('pathological patterns (issue 13) answer in bounded time', () => {
+  // The bound is generous (the machine is shared and loaded); a backtracking engine takes seconds to hours on these.
+  const BOUND_MS = 1000;
+
+  it('match (a+)+$ against 29 a then ! (5.6 s with a backtracking engine), and against 4000 a', () => {
+    const regex = compileRegex('(a+)+$');
+    expect(timed(() => expect(regex.test(`${'a'.repeat(29)}!`)).toBe(false))).toBeLessThan(BOUND_MS);
+    expect(timed(() => expect(regex.test(`${'a'.repeat(4000)}!`)).toBe(false))).toBeLessThan(BOUND_MS);
+  });
+
+  it('like *a*a*a*a*a*a*b against 60 a (4.1 s with a regex translation), and against 4000 a', () => {
+    const like = compileLike('*a*a*a*a*a*a*b');
+    expect(timed(() => expect(like.test('a'.repeat(60))).toBe(false))).toBeLessThan(BOUND_MS);
+    expect(timed(() => expect(like.test('a'.repeat(4000))).toBe(false))).toBeLessThan(BOUND_MS);
+    const longest = compileLike(`${'*a'.repeat(127)}*`); // 255 characters
+    expect(timed(() => expect(longest.test('a'.repeat(4000))).toBe(true))).toBeLessThan(BOUND_MS);
+  });
+});
+
+describe('match: RE2 syntax', () => {
+  it('refuses what RE2 refuses: backreferences, lookaround, invalid syntax; keeps the construct in the message', () => {
+    expect(regexProblem('(a)\\1')).toMatch(/^invalid regular expression \(RE2 syntax\): .*\\1/);
+    expect(regexProblem('(?=a)')).toMatch(/^invalid regular expression \(RE2 syntax\): .*\(\?=/);
+    expect(regexProblem('(?<=a)b')).toMatch(/^invalid regular expression/);
+    expect(regexProblem('(')).toMatch(/^invalid regular expression/);
+  });
+
+  it('refuses a pattern whose compiled program is too large, and one longer than 256 code points', () => {
+    expect(regexProblem('(a?){200}a{200}')).toMatch(/too large/);
+    expect(regexProblem('(a?){100}a{100}')).toBeNull();
+    expect(regexProblem('😀'.repeat(256))).toBeNull();
+    expect(regexProblem('a'.repeat(257))).toMatch(/longer than 256/);
+  });
+
+  it('is unanchored, case-sensitive, on code points', () => {
+    expect(compileRegex('rint').test('Printer')).toBe(true);
+    expect(compileRegex('^rint').test('Printer')).toBe(false);
+    expect(compileRegex('printer').test('Printer')).toBe(false);
+    expect(compileRegex('^.$').test('😀')).toBe(true);
+    expect(compileRegex('\\p{Greek}').test('αβ')).toBe(true);
+  });
+});
+
+describe('like without backtracking', () => {
+  /** The meaning of D-22, spelt as a (backtracking) regex: fine as an oracle on short inputs. */
+  const oracle = (pattern: string, value: string) => {
+    let source = '';
+    for (const char of pattern) source += char === '*' ? '[^]*' : char === '?' ? '[^]' : char.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+    return new RegExp(`^${source}$`, 'u').test(value);
+  };
+
+  it('agrees with the regex meaning on any pattern of a, b, 😀, *, ? and any value of a, b, 😀', () => {
+    const pattern = fc.string({ unit: fc.constantFrom('a', 'b', '😀', '*', '?'), maxLength: 8 });
+    const value = fc.string({ unit: fc.constantFrom('a', 'b', '😀'), maxLength: 10 });
+    fc.assert(fc.property(pattern, value, (p, v) => {
+      expect(compileLike(p).test(v), `${p} on ${v}`).toBe(oracle(p, v));
+    }), { numRuns: 3000 });
+  });
+
+  it('limits the pattern to 256 code points', () => {
+    expect(likeProblem('*'.repeat(256))).toBeNull();
+    expect(likeProblem('*'.repeat(257))).toMatch(/longer than 256/);
+  });
+});
+
+describe('the grammar refuses patterns over the limits with 400 invalid_filter_value', () => {
+  const errorsOf = (query: string) => parseListQuery(query, casesList, spec.operators).errors;
+  it.each([
+    ['like', `${'*'.repeat(257)}`],
+    ['notLike', `${'a'.repeat(257)}`],
+    ['match', '(a)%5C1'],
+    ['notMatch', '(%3F%3Da)'],
+  ])('%s', (operator, value) => {
+    const query = `filter[shortDescription][${operator}]=${value}`;
+    expect(errorsOf(query)).toEqual([expect.objectContaining({ location: `query.filter.shortDescription.${operator}`, code: 'invalid_filter_value' })]);
+  });
+});
