@@ -39,6 +39,9 @@ const NEGATIONS: Record<string, string> = {
   notExists: 'exists',
 };
 
+/** The positive operator a negative one is the exact complement of (`ne` -> `eq`), or undefined. */
+export const positiveOf = (operator: string): string | undefined => NEGATIONS[operator];
+
 function positive(clause: FilterClause, operator: string, col: string, type: ValueType, columnOf: (field: string) => Column): SqlPart {
   const values = operator === 'sameas' ? [] : clause.values.map((v) => sqlValue(type, v));
   const v = values[0];

@@ -9,6 +9,7 @@ import { compileLike, compileRegex } from '../../grammar/regex.ts';
 import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
 import { listIndexes } from './list-indexes.ts';
+import { planCaseCount } from './case-count.ts';
 import { openDeliveries } from './deliveries.ts';
 import { orderSql, whereSql } from './list-sql.ts';
 import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
@@ -70,15 +71,6 @@ function createCaseCounts(db: Database.Database): void {
       INSERT INTO case_counts VALUES (new.env, coalesce(new.customer_org, ''), coalesce(new.contract, ''), new.status, new.priority, 1)
         ON CONFLICT DO UPDATE SET n = n + 1;
     END;`);
-}
-
-const AGGREGATE_FIELDS = new Set(['status', 'priority']);
-const AGGREGATE_OPERATORS = new Set(['eq', 'ne', 'in', 'notIn', 'lt', 'le', 'gt', 'ge', 'between', 'notBetween']);
-
-/** Whether a cases count can come from case_counts: scope by customer or contract, filters on status/priority only. */
-function countsFromAggregate(scope: Scope, query: ListQuery): boolean {
-  if (scope.by !== 'customerOrg' && scope.by !== 'contract') return false;
-  return query.filters.every((f) => AGGREGATE_FIELDS.has(f.field) && AGGREGATE_OPERATORS.has(f.operator));
 }
 
 /** The one column every filter of the query reads (sameas reads two), or undefined. */
@@ -290,12 +282,18 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
         pageCache.set(pageKey, { version, items });
       }
       let totalCount: number;
+      let planned: number | undefined;
       const cached = countCache.get(key);
       if (cached && cached.version === version) totalCount = cached.count;
       else if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
-      else if (resource === 'cases' && countsFromAggregate(scope, query)) {
-        // filters on status/priority only: sum the maintained per-group counts, whatever the number of cases
-        totalCount = (prepare(`SELECT coalesce(sum(n), 0) AS n FROM case_counts WHERE ${where}`).get(...params) as any).n;
+      else if ((planned = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract') ? planCaseCount(query.filters, {
+        scopeWhere: `env = ? AND ${s.sql}`,
+        scopeParams: [env, ...s.params],
+        columnOf: columnOf(resource),
+        indexOf: (column) => countIndexOf.get(column),
+        get: (sql, p) => prepare(sql).pluck(true).get(...p) as number,
+      }) : undefined) !== undefined) {
+        totalCount = planned; // D-49: from the maintained per-group counts, or their total minus an index range
       } else {
         // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
         const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource)) ?? '') : undefined;
