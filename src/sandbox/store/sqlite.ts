@@ -10,6 +10,8 @@ import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
 import { listIndexes } from './list-indexes.ts';
 import { planCaseCount } from './case-count.ts';
+import type { CaseCountContext } from './case-count.ts';
+import { sortIndexFor } from './page-plan.ts';
 import { openDeliveries } from './deliveries.ts';
 import { orderSql, whereSql } from './list-sql.ts';
 import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
@@ -83,6 +85,9 @@ function filteredColumn(query: ListQuery, columnOf: (field: string) => Column): 
   return read.size === 1 ? [...read][0] : undefined;
 }
 
+/** Filters whose SQL is one range of their column's index (positive: no NOT COALESCE around them). */
+const RANGE_OPERATORS = new Set(['eq', 'in', 'lt', 'le', 'gt', 'ge', 'between', 'null']);
+
 export interface SqliteOptions {
   /** A file path, or `:memory:`. */
   file: string;
@@ -136,6 +141,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   // a count filtered on one column reads only that column's index: value and scope are in its entries (D-48)
   const countIndexOf = new Map(caseIndexes.filter((i) => !i.name.endsWith('_desc')).map((i) => [i.name.slice('cases_sort_'.length), i.name]));
   for (const index of missing) db.exec(`CREATE INDEX ${index.name} ON cases ${index.sql}`);
+  const sortIndexes = new Set(caseIndexes.map((i) => i.name));
   // statistics for the planner (which index is selective, which only orders), sampled so it stays quick at 1M rows
   if (missing.length > 0 || !db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'`).get()) db.exec('PRAGMA analysis_limit = 400; ANALYZE');
   createCaseCounts(db);
@@ -262,15 +268,38 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const select = cols.map((c) => `"${c.column}"`).join(', ');
       const order = orderSql(query, columnOf(resource), 'seq');
       const offset = (query.page.number - 1) * query.page.size;
-      const sql = `SELECT ${select} FROM ${from.sql} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
       const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
       const version = versions.get(resource) ?? 0;
+      const cached = countCache.get(key);
+      let totalCount = cached && cached.version === version ? cached.count : undefined;
+      // D-49/D-50: a cases count that needs no row scan is taken first, so the page can be planned with it
+      const countCtx: CaseCountContext | undefined = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract')
+        ? {
+            scopeWhere: `env = ? AND ${s.sql}`,
+            scopeParams: [env, ...s.params],
+            columnOf: columnOf(resource),
+            indexOf: (column) => countIndexOf.get(column),
+            get: (sql, p) => prepare(sql).pluck(true).get(...p) as number,
+          }
+        : undefined;
+      const countRows = (hint: string | undefined) =>
+        (prepare(`SELECT count(*) AS n FROM ${from.sql}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n as number;
+      // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
+      const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource)) ?? '') : undefined;
+      if (totalCount === undefined && countCtx) {
+        totalCount = planCaseCount(query.filters, countCtx);
+        // one column's index range (no per-row test outside the index): counted before the page
+        if (totalCount === undefined && hint && query.filters.every((f) => RANGE_OPERATORS.has(f.operator))) totalCount = countRows(hint);
+      }
       // A page is cached until the next write to its table (exact, like the count): repeated reads skip SQLite.
       const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
       const cachedPage = pageCache.get(pageKey);
       let items: Record<string, any>[];
       if (cachedPage && cachedPage.version === version) items = cachedPage.items;
+      else if (totalCount !== undefined && offset >= totalCount) items = []; // past the end: nothing to read
       else {
+        const pageIndex = totalCount !== undefined && countCtx ? sortIndexFor(query, totalCount, offset, countCtx, sortIndexes) : undefined;
+        const sql = `SELECT ${select} FROM ${from.sql}${pageIndex ? ` INDEXED BY ${pageIndex}` : ''} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
         // raw rows (arrays): building the records ourselves is about twice as fast as named row objects
         const rows = prepare(sql).raw(true).all(...params, query.page.size, offset) as unknown[][];
         items = rows.map((row) => {
@@ -281,23 +310,9 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
         if (pageCache.size >= 300) pageCache.delete(pageCache.keys().next().value!);
         pageCache.set(pageKey, { version, items });
       }
-      let totalCount: number;
-      let planned: number | undefined;
-      const cached = countCache.get(key);
-      if (cached && cached.version === version) totalCount = cached.count;
-      else if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
-      else if ((planned = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract') ? planCaseCount(query.filters, {
-        scopeWhere: `env = ? AND ${s.sql}`,
-        scopeParams: [env, ...s.params],
-        columnOf: columnOf(resource),
-        indexOf: (column) => countIndexOf.get(column),
-        get: (sql, p) => prepare(sql).pluck(true).get(...p) as number,
-      }) : undefined) !== undefined) {
-        totalCount = planned; // D-49: from the maintained per-group counts, or their total minus an index range
-      } else {
-        // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
-        const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource)) ?? '') : undefined;
-        totalCount = (prepare(`SELECT count(*) AS n FROM ${from.sql}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n;
+      if (totalCount === undefined) {
+        if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
+        else totalCount = countRows(hint);
       }
       if (!cached || cached.version !== version) {
         if (countCache.size > 2000) countCache.clear();
