@@ -5,6 +5,7 @@
 // - one negative filter whose positive reads an index range (`ne`, `notIn`, `notBetween`, `notNull`, `notEmpty`):
 //   the scope's total from case_counts minus the count of the positive over that index range. The SQL of a negative
 //   clause is `NOT COALESCE(positive, 0)`, so the two counts partition the scope exactly (null rows included).
+// - one `empty` filter on an indexed text column: its null range plus its '' range;
 // Anything else: undefined, and the caller counts the rows.
 import type { FilterClause } from '../../grammar/types.ts';
 import type { Column } from './columns.ts';
@@ -36,6 +37,13 @@ export function planCaseCount(filters: FilterClause[], ctx: CaseCountContext): n
     return ctx.get(`SELECT coalesce(sum(n), 0) FROM case_counts WHERE ${ctx.scopeWhere}${w.sql ? ` AND ${w.sql}` : ''}`, [...ctx.scopeParams, ...w.params]);
   };
   if (rest.every(aggregate)) return fromGroups(rest);
+  const indexed = rest.length === 1 && rest[0].type !== 'stringArray' ? ctx.indexOf(ctx.columnOf(rest[0].field).column) : undefined;
+  if (indexed && rest[0].operator === 'empty') {
+    // `IS NULL OR = ''`: two disjoint ranges of the column's index, counted one by one
+    const col = `"${ctx.columnOf(rest[0].field).column}"`;
+    const range = (test: string) => ctx.get(`SELECT count(*) FROM cases INDEXED BY ${indexed} WHERE ${ctx.scopeWhere} AND ${test}`, ctx.scopeParams);
+    return range(`${col} IS NULL`) + range(`${col} = ''`);
+  }
   if (rest.length === 1 && RANGE_COMPLEMENTS.has(rest[0].operator) && rest[0].type !== 'stringArray') {
     const clause: FilterClause = { ...rest[0], operator: positiveOf(rest[0].operator)! };
     const w = whereSql([clause], ctx.columnOf);

@@ -5,13 +5,17 @@
 // `(env, field DESC, seq, <scope columns>)`: their entry order is exactly the list order (the key, then `seq` = id
 // ascending as the tie-break of D-28, in both directions), so a sorted page is read in index order and the walk stops
 // after offset + size rows (no sort of the whole result); the scope columns in the entry let SQLite test the
-// account's scope without reading the row.
+// account's scope without reading the row. A field that is filterable but not sortable gets the ascending one only:
+// its filters' ranges and counts are read from it.
 import type { CareSpec } from '../../spec/types.ts';
 import { columnName } from './columns.ts';
 
 export interface ListIndex {
   name: string;
   sql: string;
+  /** The column the index is ordered by, and whether descending. */
+  column: string;
+  descending: boolean;
 }
 
 /**
@@ -20,13 +24,25 @@ export interface ListIndex {
  */
 export function listIndexes(spec: CareSpec, table: string, schema: string, scopeColumns: string[]): ListIndex[] {
   const sortable = new Set<string>();
-  for (const op of spec.operations) if (op.list?.itemSchema === schema) for (const f of op.list.sortFields) sortable.add(f);
+  const filterable = new Set<string>();
+  for (const op of spec.operations) {
+    if (op.list?.itemSchema !== schema) continue;
+    for (const f of op.list.sortFields) sortable.add(f);
+    // arrays are JSON text: an index on it orders nothing a filter can use
+    for (const f of Object.values(op.list.filterFields)) if (f.type !== 'stringArray') filterable.add(f.name);
+  }
   const scope = scopeColumns.map((c) => `, ${c}`).join('');
   const out: ListIndex[] = [];
   for (const field of sortable) {
     const column = columnName(field);
-    out.push({ name: `${table}_sort_${column}`, sql: `(env, "${column}", seq${scope})` });
-    out.push({ name: `${table}_sort_${column}_desc`, sql: `(env, "${column}" DESC, seq${scope})` });
+    out.push({ name: `${table}_sort_${column}`, sql: `(env, "${column}", seq${scope})`, column, descending: false });
+    out.push({ name: `${table}_sort_${column}_desc`, sql: `(env, "${column}" DESC, seq${scope})`, column, descending: true });
+  }
+  // filterable but not sortable: one index, for the ranges of its filters and their counts (read without the rows)
+  for (const field of filterable) {
+    if (sortable.has(field)) continue;
+    const column = columnName(field);
+    out.push({ name: `${table}_filter_${column}`, sql: `(env, "${column}", seq${scope})`, column, descending: false });
   }
   return out;
 }

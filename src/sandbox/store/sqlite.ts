@@ -139,7 +139,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   const caseIndexes = listIndexes(spec, 'cases', RESOURCE_SCHEMAS.cases, ['customer_org', 'contract']);
   const missing = caseIndexes.filter((i) => !existingIndexes.has(i.name));
   // a count filtered on one column reads only that column's index: value and scope are in its entries (D-48)
-  const countIndexOf = new Map(caseIndexes.filter((i) => !i.name.endsWith('_desc')).map((i) => [i.name.slice('cases_sort_'.length), i.name]));
+  const countIndexOf = new Map(caseIndexes.filter((i) => !i.descending).map((i) => [i.column, i.name]));
   for (const index of missing) db.exec(`CREATE INDEX ${index.name} ON cases ${index.sql}`);
   const sortIndexes = new Set(caseIndexes.map((i) => i.name));
   // statistics for the planner (which index is selective, which only orders), sampled so it stays quick at 1M rows
