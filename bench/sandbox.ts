@@ -28,7 +28,7 @@ import type { FloorScope } from './sandbox-floor.ts';
 
 const { values } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '10000,100000' },
+    sizes: { type: 'string', default: '10000,100000,1000000' },
     samples: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '5' },
     dir: { type: 'string', default: join(repoRoot, '.care/bench') },

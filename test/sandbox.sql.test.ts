@@ -71,7 +71,7 @@ function candidates(type: ValueType, field: string, data: Record<string, any>[])
     case 'stringArray':
       return [...EMAILS, 'nobody@x.example'];
     default:
-      return [...new Set(['', 'Printer', 'e', '*', 'P*r', '?rinter', '[brackets]', '😀', 'Zürich', '\u0000', 'byte', 'nul\u0000b', 'nul*', ...present.slice(0, 4).map(String)])];
+      return [...new Set(['', 'Printer', 'e', '*', 'P*r', '?rinter', '[brackets]', '😀', 'Zürich', '\u0000', 'byte', 'nul\u0000b', 'nul*', '*rin*', '*\u0000*', 'Pri*er', '*e*', 'tail*e', 'Printer*r', '*', ...present.slice(0, 4).map(String)])];
   }
 }
 
