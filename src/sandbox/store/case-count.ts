@@ -13,7 +13,7 @@ import { positiveOf, whereSql } from './list-sql.ts';
 
 const AGGREGATE_FIELDS = new Set(['status', 'priority']);
 const AGGREGATE_OPERATORS = new Set(['eq', 'ne', 'in', 'notIn', 'lt', 'le', 'gt', 'ge', 'between', 'notBetween']);
-/** Negative operators whose positive is an index range on the field's column (not arrays: json_each is no range). */
+/** Negative operators whose positive is an index range on the field's column (of arrays only notNull). */
 const RANGE_COMPLEMENTS = new Set(['ne', 'notIn', 'notBetween', 'notNull', 'notEmpty']);
 
 export interface CaseCountContext {
@@ -37,14 +37,16 @@ export function planCaseCount(filters: FilterClause[], ctx: CaseCountContext): n
     return ctx.get(`SELECT coalesce(sum(n), 0) FROM case_counts WHERE ${ctx.scopeWhere}${w.sql ? ` AND ${w.sql}` : ''}`, [...ctx.scopeParams, ...w.params]);
   };
   if (rest.every(aggregate)) return fromGroups(rest);
-  const indexed = rest.length === 1 && rest[0].type !== 'stringArray' ? ctx.indexOf(ctx.columnOf(rest[0].field).column) : undefined;
+  // arrays: only null and notNull are ranges of their JSON text's index
+  const array = rest.length === 1 && rest[0].type === 'stringArray';
+  const indexed = rest.length === 1 && !array ? ctx.indexOf(ctx.columnOf(rest[0].field).column) : undefined;
   if (indexed && rest[0].operator === 'empty') {
     // `IS NULL OR = ''`: two disjoint ranges of the column's index, counted one by one
     const col = `"${ctx.columnOf(rest[0].field).column}"`;
     const range = (test: string) => ctx.get(`SELECT count(*) FROM cases INDEXED BY ${indexed} WHERE ${ctx.scopeWhere} AND ${test}`, ctx.scopeParams);
     return range(`${col} IS NULL`) + range(`${col} = ''`);
   }
-  if (rest.length === 1 && RANGE_COMPLEMENTS.has(rest[0].operator) && rest[0].type !== 'stringArray') {
+  if (rest.length === 1 && RANGE_COMPLEMENTS.has(rest[0].operator) && (!array || rest[0].operator === 'notNull')) {
     const clause: FilterClause = { ...rest[0], operator: positiveOf(rest[0].operator)! };
     const w = whereSql([clause], ctx.columnOf);
     // `IS NULL OR = ''` is two ranges: the planner unions them itself; one forced index would scan it whole

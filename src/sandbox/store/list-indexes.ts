@@ -5,7 +5,7 @@
 // `(env, field DESC, seq, <scope columns>)`: their entry order is exactly the list order (the key, then `seq` = id
 // ascending as the tie-break of D-28, in both directions), so a sorted page is read in index order and the walk stops
 // after offset + size rows (no sort of the whole result); the scope columns in the entry let SQLite test the
-// account's scope without reading the row. A field that is filterable but not sortable gets the ascending one only:
+// account's scope without reading the row. A field that is filterable but not sortable (arrays included) gets the ascending one only:
 // its filters' ranges and counts are read from it.
 import type { CareSpec } from '../../spec/types.ts';
 import { columnName } from './columns.ts';
@@ -28,8 +28,8 @@ export function listIndexes(spec: CareSpec, table: string, schema: string, scope
   for (const op of spec.operations) {
     if (op.list?.itemSchema !== schema) continue;
     for (const f of op.list.sortFields) sortable.add(f);
-    // arrays are JSON text: an index on it orders nothing a filter can use
-    for (const f of Object.values(op.list.filterFields)) if (f.type !== 'stringArray') filterable.add(f.name);
+    // arrays too: their JSON text orders nothing, but `null` and its complement are ranges of it
+    for (const f of Object.values(op.list.filterFields)) filterable.add(f.name);
   }
   const scope = scopeColumns.map((c) => `, ${c}`).join('');
   const out: ListIndex[] = [];

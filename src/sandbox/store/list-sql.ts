@@ -79,8 +79,9 @@ function positive(clause: FilterClause, operator: string, col: string, type: Val
     case 'exists':
       return { sql: '1', params: [] }; // every declared field is always present (D-05)
     case 'empty':
+      // a non-empty array of strings has a '"' in its JSON text: only the others are parsed
       return isArray
-        ? { sql: `(${col} IS NULL OR json_array_length(${col}) = 0)`, params: [] }
+        ? { sql: `(${col} IS NULL OR (instr(${col}, '"') = 0 AND json_array_length(${col}) = 0))`, params: [] }
         : { sql: `(${col} IS NULL OR ${col} = '')`, params: [] };
     case 'eq':
       return { sql: `${col} = ?`, params: [v] };
@@ -94,7 +95,8 @@ function positive(clause: FilterClause, operator: string, col: string, type: Val
       return { sql: `${col} >= ?`, params: [v] };
     case 'contains':
       return isArray
-        ? { sql: `EXISTS (SELECT 1 FROM json_each(${col}) WHERE json_each.value = ?)`, params: [v] }
+        ? // the stored JSON text holds JSON.stringify of each element verbatim (columns.ts): rows without it are not parsed
+          { sql: `(instr(${col}, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(${col}) WHERE json_each.value = ?))`, params: [JSON.stringify(v), v] }
         : { sql: `instr(${col}, ?) > 0`, params: [v] }; // instr compares by byte length: NUL-safe, unlike GLOB and length()
     // On the UTF-8 bytes (CAST AS BLOB): substr/length of TEXT stop at a NUL character inside a value, of a BLOB they
     // do not; a byte prefix/suffix of UTF-8 is a code point prefix/suffix. No JavaScript call per row (D-49).

@@ -85,9 +85,6 @@ function filteredColumn(query: ListQuery, columnOf: (field: string) => Column): 
   return read.size === 1 ? [...read][0] : undefined;
 }
 
-/** Filters whose SQL is one range of their column's index (positive: no NOT COALESCE around them). */
-const RANGE_OPERATORS = new Set(['eq', 'in', 'lt', 'le', 'gt', 'ge', 'between', 'null']);
-
 export interface SqliteOptions {
   /** A file path, or `:memory:`. */
   file: string;
@@ -287,9 +284,10 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
       const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource)) ?? '') : undefined;
       if (totalCount === undefined && countCtx) {
-        totalCount = planCaseCount(query.filters, countCtx);
-        // one column's index range (no per-row test outside the index): counted before the page
-        if (totalCount === undefined && hint && query.filters.every((f) => RANGE_OPERATORS.has(f.operator))) totalCount = countRows(hint);
+        // counted before the page even when rows must be read: a page past the end (frequent for a selective filter)
+        // is then not read at all, and the page is planned with the count; only a first page shorter than its size
+        // would have given the count for free
+        totalCount = planCaseCount(query.filters, countCtx) ?? countRows(hint);
       }
       // A page is cached until the next write to its table (exact, like the count): repeated reads skip SQLite.
       const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
