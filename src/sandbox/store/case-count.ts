@@ -40,19 +40,22 @@ export function planCaseCount(filters: FilterClause[], ctx: CaseCountContext): n
   // arrays: only null and notNull are ranges of their JSON text's index
   const array = rest.length === 1 && rest[0].type === 'stringArray';
   const indexed = rest.length === 1 && !array ? ctx.indexOf(ctx.columnOf(rest[0].field).column) : undefined;
-  if (indexed && rest[0].operator === 'empty') {
-    // `IS NULL OR = ''`: two disjoint ranges of the column's index, counted one by one
-    const col = `"${ctx.columnOf(rest[0].field).column}"`;
-    const range = (test: string) => ctx.get(`SELECT count(*) FROM cases INDEXED BY ${indexed} WHERE ${ctx.scopeWhere} AND ${test}`, ctx.scopeParams);
-    return range(`${col} IS NULL`) + range(`${col} = ''`);
-  }
+  /** The count of one positive clause over its column's index. */
+  const rangeCount = (clause: FilterClause, index: string | undefined) => {
+    if (index && clause.operator === 'empty') {
+      // `IS NULL OR = ''`: two disjoint ranges of the column's index, counted one by one (one forced index would
+      // otherwise be scanned whole)
+      const col = `"${ctx.columnOf(clause.field).column}"`;
+      const range = (test: string) => ctx.get(`SELECT count(*) FROM cases INDEXED BY ${index} WHERE ${ctx.scopeWhere} AND ${test}`, ctx.scopeParams);
+      return range(`${col} IS NULL`) + range(`${col} = ''`);
+    }
+    const w = whereSql([clause], ctx.columnOf);
+    return ctx.get(`SELECT count(*) FROM cases${index ? ` INDEXED BY ${index}` : ''} WHERE ${ctx.scopeWhere} AND ${w.sql}`, [...ctx.scopeParams, ...w.params]);
+  };
+  if (indexed && rest[0].operator === 'empty') return rangeCount(rest[0], indexed);
   if (rest.length === 1 && RANGE_COMPLEMENTS.has(rest[0].operator) && (!array || rest[0].operator === 'notNull')) {
     const clause: FilterClause = { ...rest[0], operator: positiveOf(rest[0].operator)! };
-    const w = whereSql([clause], ctx.columnOf);
-    // `IS NULL OR = ''` is two ranges: the planner unions them itself; one forced index would scan it whole
-    const index = clause.operator === 'empty' ? undefined : ctx.indexOf(ctx.columnOf(clause.field).column);
-    const matching = ctx.get(`SELECT count(*) FROM cases${index ? ` INDEXED BY ${index}` : ''} WHERE ${ctx.scopeWhere} AND ${w.sql}`, [...ctx.scopeParams, ...w.params]);
-    return fromGroups([]) - matching;
+    return fromGroups([]) - rangeCount(clause, ctx.indexOf(ctx.columnOf(clause.field).column));
   }
   return undefined;
 }
