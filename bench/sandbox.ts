@@ -1,58 +1,65 @@
-// Sandbox performance, measured side by side in one run (issue 4, "Performance"): prints figures, asserts nothing.
-//   1. GET /cases?page[size]=50&filter[status]=10&sort=-createdAt with 100,000 seeded cases, 10 connections:
-//      the sandbox vs Prism's static mock (as `npm run mock` runs it) vs a bare Node server sending the same bytes.
-//   2. p50 of that request (indexed filter) and of a `contains` filter at 10k, 100k (and 1M) cases: read-only, and
-//      with a write before every read (so the exact totalCount cannot come from the cache).
-//   3. Cold start (process start to first 200) on an existing database, and RSS under load.
-// Usage: npx tsx bench/sandbox.ts [--sizes 10000,100000,1000000] [--seconds 5] [--no-prism] [--dir /tmp/care-bench]
-//        [--load auto|node]  (auto: `wrk` when installed, else a Node client in this process; printed with the figures)
-import { execFile, spawn, spawnSync } from 'node:child_process';
+// Sandbox performance on a realistic mix (issue 8): prints figures, asserts nothing.
+//   Per size (10k, 100k, 1M cases; databases seeded once and reused from --dir):
+//   1. Per query class of GET /cases (read from the bundle, bench/sandbox-classes.ts): p50/p99 of a FIRST request,
+//      i.e. one sent right after a write to cases, so neither the page cache nor the count cache can answer it; next
+//      to it the physical floor (bench/sandbox-floor.ts: in-process scan + top-k over the same rows).
+//   2. A seeded random mix of those classes (random page 1..100, size 50/200, customer or partner account), 10
+//      connections: throughput/p50/p99 read-only and with 5 % writes (create, update, comment).
+//   3. json-server 0.17.4 on the same data and the part of the mix it can express, next to the sandbox on that part.
+//   4. Cold start (spawn to first 200) on the existing database, RSS after the load.
+// Load generator: a Node http client in this (bench) process; the sandbox and json-server run in their own processes.
+// Usage: npx tsx bench/sandbox.ts [--sizes 10000,100000,1000000] [--samples 10] [--seconds 5] [--dir .care/bench]
+//        [--json-server-max 100000] [--floor-max 100000] [--classes REGEX] [--no-mix]
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { parseListQuery } from '../src/grammar/parse.ts';
 import { createSandbox } from '../src/sandbox/app.ts';
-import { repoRoot } from '../src/spec/index.ts';
+import { loadSpec, repoRoot } from '../src/spec/index.ts';
+import { pageOf, prng, queryClasses, TEXT_OPERATORS } from './sandbox-classes.ts';
+import type { QueryClass } from './sandbox-classes.ts';
+import { floorList, loadCases } from './sandbox-floor.ts';
+import type { FloorScope } from './sandbox-floor.ts';
 
 const { values } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '10000,100000' },
+    sizes: { type: 'string', default: '10000,100000,1000000' },
+    samples: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '5' },
-    'no-prism': { type: 'boolean', default: false },
-    // auto: wrk when installed, else the Node client; node: always the Node client (to compare with older figures)
-    load: { type: 'string', default: 'auto' },
-    dir: { type: 'string', default: '/tmp/care-bench' },
+    dir: { type: 'string', default: join(repoRoot, '.care/bench') },
+    'json-server-max': { type: 'string', default: '100000' },
+    // the floor is a JavaScript scan of every row per request: at 1M rows it alone would take most of an hour
+    'floor-max': { type: 'string', default: '100000' },
+    classes: { type: 'string' },
+    'no-mix': { type: 'boolean', default: false },
   },
 });
 const sizes = values.sizes!.split(',').map(Number);
+const samples = Number(values.samples);
 const seconds = Number(values.seconds);
-mkdirSync(values.dir!, { recursive: true });
+const dir = resolve(values.dir!);
+mkdirSync(dir, { recursive: true });
+const spec = loadSpec();
+const list = spec.operation('listCases').list!;
+const allClasses = queryClasses(spec).filter((c) => !values.classes || new RegExp(values.classes).test(c.name));
 const children: ChildProcess[] = [];
-// On any exit, end what was started: detached children (the mock) as a whole process group.
-process.on('exit', () =>
-  children.forEach((c) => {
-    try {
-      process.kill(-c.pid!, 'SIGKILL');
-    } catch {
-      c.kill('SIGKILL');
-    }
-  }),
-);
+process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
 
-const LIST = '/cases?page[size]=50&filter[status]=10&sort=-createdAt';
-const CONTAINS = '/cases?page[size]=50&filter[shortDescription][contains]=VPN&sort=-createdAt';
-
-async function database(size: number): Promise<string> {
-  const file = join(values.dir!, `sandbox-${size}.db`);
-  if (!existsSync(file)) {
-    const t0 = performance.now();
-    const sb = await createSandbox({ db: file, seedCases: { sandbox: size, production: 50 }, deliver: false });
-    await sb.close();
-    console.log(`seeded ${size} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${file}`);
-  }
-  return file;
+async function database(size: number): Promise<{ file: string; cached: boolean }> {
+  const file = join(dir, `sandbox-${size}.db`);
+  if (existsSync(file)) return { file, cached: true };
+  const t0 = performance.now();
+  const sb = await createSandbox({ db: file, seedCases: { sandbox: size, production: 50 }, deliver: false });
+  await sb.close();
+  console.log(`seeded ${size} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${file}`);
+  return { file, cached: false };
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
@@ -69,21 +76,23 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecAr
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
 
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer }> {
+function request(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: Buffer }> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, headers }, (res) => {
+    const req = http.request(url, { method, agent, headers: payload ? { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) } : headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
+    req.end(payload);
   });
 }
 
-async function token(origin: string, config: any): Promise<string> {
-  const response = await fetch(`${origin}/auth/v2/oauth/token`, {
+async function token(config: any, account: any): Promise<string> {
+  const response = await fetch(`${config.authUrl}/oauth/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: config.customer.apiKeyId, client_secret: config.customer.apiKeySecret, audience: 'sandbox' }),
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: account.apiKeyId, client_secret: account.apiKeySecret, audience: 'sandbox' }),
   });
   return (await response.json()).access_token;
 }
@@ -93,60 +102,118 @@ async function startSandbox(db: string) {
   const t0 = performance.now();
   const child = spawn(process.execPath, [join(repoRoot, 'bin/care-sandbox.js'), '--port', '0', '--db', db, '--write-config', configFile, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
-  const [, origin] = await waitForLine(child, /listening on (http:\/\/\S+)/);
+  await waitForLine(child, /listening on (http:\/\/\S+)/);
   const config = JSON.parse(readFileSync(configFile, 'utf8'));
-  const bearer = await token(origin, config);
-  const first = await get(`${config.baseUrl}${LIST}`, { authorization: `Bearer ${bearer}` });
+  const customer = { authorization: `Bearer ${await token(config, config.customer)}` };
+  const first = await request('GET', `${config.baseUrl}/cases?page[size]=50&sort=-createdAt`, customer);
   const coldStartMs = performance.now() - t0;
   if (first.status !== 200) throw new Error(`first request answered ${first.status}`);
-  return { child, origin, config, headers: { authorization: `Bearer ${bearer}` }, coldStartMs, body: first.body };
+  const partner = { authorization: `Bearer ${await token(config, config.partner)}` };
+  return { child, config, customer, partner, coldStartMs };
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+const stats = (times: number[]) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50) ?? NaN, p99: percentile(sorted, 99) ?? NaN };
+};
 
-/**
- * The load generator: `wrk` when installed (a C program, one thread: it leaves the server most of a core), else a
- * Node client in this process (it takes a core of its own, so the server competes with it for CPU). The same one
- * measures every target of a run.
- */
-const wrk = values.load === 'node' || spawnSync('wrk', ['--version']).error ? undefined : 'wrk';
-
-/** 10 connections for `seconds` after a 1 s warm-up: requests per second, p50 and p99 in ms. */
-async function load(url: string, headers: Record<string, string>) {
-  return wrk ? loadWithWrk(url, headers) : loadWithNode(url, headers);
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
 
-// asynchronous, so this process keeps draining its children's output while wrk runs
-const run = (args: string[]) => new Promise<string>((resolve, reject) => execFile('wrk', args, (error, stdout) => (error ? reject(error) : resolve(stdout))));
-
-async function loadWithWrk(url: string, headers: Record<string, string>) {
-  const args = (secs: number) => ['-t1', '-c10', `-d${secs}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
-  await run(args(1)); // warm-up
-  const out = await run(args(seconds));
-  const ms = (label: string) => {
-    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
-    if (!m) return NaN;
-    return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
-  };
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const socketErrors = /Socket errors:.*/.exec(out)?.[0];
-  return { rps, p50: ms('50'), p99: ms('99'), errors: non2xx + (socketErrors ? 1 : 0) };
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as any).port;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
-async function loadWithNode(url: string, headers: Record<string, string>) {
+/** One request of a mix: a class drawn at random, its values, a page and an account. */
+interface Drawn {
+  cls: QueryClass;
+  query: string;
+  page: { number: number; size: number };
+  partner: boolean;
+}
+
+function draw(random: () => number, classes: QueryClass[], rows: Record<string, any>[]): Drawn {
+  const cls = classes[Math.floor(random() * classes.length)];
+  return { cls, query: cls.query(random, rows), page: pageOf(random), partner: random() < 0.5 };
+}
+const withPage = (d: Drawn) => `${d.query ? d.query + '&' : ''}page[number]=${d.page.number}&page[size]=${d.page.size}`;
+
+// ---- json-server: the same rows, the part of a request its query language can express -----------------------------
+const JSON_SERVER_OPS: Record<string, (field: string, v: any) => string[] | null> = {
+  eq: (f, v) => [`${f}=${v}`],
+  ne: (f, v) => [`${f}_ne=${v}`],
+  ge: (f, v) => [`${f}_gte=${v}`],
+  le: (f, v) => [`${f}_lte=${v}`],
+  between: (f, v) => [`${f}_gte=${v[0]}`, `${f}_lte=${v[1]}`],
+  in: (f, v) => v.map((x: any) => `${f}=${x}`),
+  contains: (f, v) => [`${f}_like=${escapeRegex(String(v))}`],
+  startswith: (f, v) => [`${f}_like=^${escapeRegex(String(v))}`],
+  endswith: (f, v) => [`${f}_like=${escapeRegex(String(v))}$`],
+  match: (f, v) => [`${f}_like=${v}`],
+};
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The json-server URL of a drawn request, or null when json-server has no way to say it. */
+function jsonServerQuery(d: Drawn): string | null {
+  const parsed = parseListQuery(withPage(d), list, spec.operators);
+  if (parsed.errors.length > 0) return null;
+  const q = parsed.query;
+  const parts: string[] = [`_page=${q.page.number}`, `_limit=${q.page.size}`];
+  if (q.sort.length > 0) parts.push(`_sort=${q.sort.map((k) => k.field).join(',')}`, `_order=${q.sort.map((k) => (k.descending ? 'desc' : 'asc')).join(',')}`);
+  for (const clause of q.filters) {
+    if (list.filterFields[clause.field].type === 'stringArray') return null;
+    const mapped = JSON_SERVER_OPS[clause.operator]?.(clause.field, clause.operator === 'in' || clause.operator === 'between' ? clause.values : clause.values[0]);
+    if (!mapped) return null;
+    parts.push(...mapped.map((p) => p.split('=').map((s, i) => (i === 0 ? s : encodeURIComponent(s))).join('=')));
+  }
+  return parts.join('&');
+}
+
+async function startJsonServer(rows: Record<string, any>[], size: number) {
+  const file = join(dir, `json-server-${size}.json`);
+  const cached = existsSync(file);
+  if (!cached) writeFileSync(file, JSON.stringify({ cases: rows, comments: [] }));
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [join(repoRoot, 'node_modules/json-server/lib/cli/bin.js'), file, '--port', String(port), '--host', '127.0.0.1', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  for (let i = 0; i < 600; i++) {
+    const r = await request('GET', `http://127.0.0.1:${port}/cases?_limit=1`, {}).catch(() => ({ status: 0 }));
+    if (r.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, origin: `http://127.0.0.1:${port}`, cached, startMs: performance.now() - t0 };
+}
+
+// ---- a mix under load -------------------------------------------------------------------------------------------
+interface MixTarget {
+  read(d: Drawn): Promise<number>; // status
+  write(random: () => number): Promise<number>;
+}
+
+async function runMix(target: MixTarget, seed: number, classes: QueryClass[], rows: Record<string, any>[], writeShare: number) {
+  const random = prng(seed);
   const latencies: number[] = [];
   let measuring = false;
   let stop = false;
   let errors = 0;
   const worker = async () => {
     while (!stop) {
+      const write = random() < writeShare;
+      const d = write ? undefined : draw(random, classes, rows);
       const t = performance.now();
-      const r = await get(url, headers).catch(() => ({ status: 0 }));
+      const status = await (d ? target.read(d) : target.write(random)).catch(() => 0);
       if (!measuring) continue;
-      if (r.status === 200) latencies.push(performance.now() - t);
+      if (status >= 200 && status < 300) latencies.push(performance.now() - t);
       else errors++;
     }
   };
@@ -159,116 +226,162 @@ async function loadWithNode(url: string, headers: Record<string, string>) {
   const elapsed = (performance.now() - t0) / 1000;
   stop = true;
   await Promise.all(workers);
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(latencies, 50) ?? NaN, p99: percentile(latencies, 99) ?? NaN, errors };
+  return { rps: latencies.length / elapsed, ...stats(latencies), errors };
 }
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
-
-async function p50Of(url: string, headers: Record<string, string>, n: number, before?: () => Promise<void>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (before) await before();
-    const t = performance.now();
-    const r = await get(url, headers);
-    if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
-    times.push(performance.now() - t);
-  }
-  return percentile(times.sort((a, b) => a - b), 50);
-}
-
-const fmt = (n: number, d = 1) => n.toFixed(d);
-
-// ---- 1. throughput side by side at 100k ------------------------------------------------------------------------
-const mainSize = sizes.includes(100000) ? 100000 : sizes[sizes.length - 1];
-const db = await database(mainSize);
-const sandbox = await startSandbox(db);
-const sandboxUrl = `${sandbox.config.baseUrl}${LIST}`;
-const totalCount = JSON.parse(sandbox.body.toString()).meta.page.totalCount;
-console.log(`load generator: ${wrk ? 'wrk (one thread, 10 connections)' : 'Node http client in the bench process (install wrk for a lighter one)'}; load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-console.log(`\n== GET ${LIST} with ${mainSize} cases (${totalCount} match for this account; page of ${sandbox.body.length} B), 10 connections, ${seconds} s ==`);
-
-const bare = spawn(process.execPath, ['-e', `
-  const body = Buffer.from(process.env.BODY, 'base64');
-  const server = require('node:http').createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length, 'X-CareAPI-Env': 'Sandbox' });
-    res.end(body);
-  });
-  server.keepAliveTimeout = 60000;
-  server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));
-`], { env: { ...process.env, BODY: sandbox.body.toString('base64') }, stdio: ['ignore', 'pipe', 'inherit'] });
-children.push(bare);
-const [, barePort] = await waitForLine(bare, /port (\d+)/);
-
-const rows: Array<[string, { rps: number; p50: number; p99: number; errors: number }]> = [];
-rows.push(['bare Node http (same bytes)', await load(`http://127.0.0.1:${barePort}${LIST}`, {})]);
-rows.push(['care-sandbox', await load(sandboxUrl, sandbox.headers)]);
-const sandboxRss = rssMb(sandbox.child.pid!);
-if (!values['no-prism']) {
-  const mock = spawn(process.execPath, [join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), join(repoRoot, 'scripts/mock.ts'), '--production-port', '0', '--sandbox-port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  children.push(mock);
-  const [, mockUrl] = await waitForLine(mock, /production\s+(http:\/\/\S+)/);
-  // Prism may need a moment after the front is up: wait (bounded) for its first 200
-  for (let i = 0; i < 100 && (await get(`${mockUrl}${LIST.replace('-createdAt', '-created')}`, { authorization: 'Bearer bench' }).catch(() => ({ status: 0 }))).status !== 200; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  rows.push(['Prism static mock (npm run mock)', await load(`${mockUrl}${LIST.replace('-createdAt', '-created')}`, { authorization: 'Bearer bench' })]);
-  try {
-    process.kill(-mock.pid!, 'SIGTERM');
-  } catch {
-    mock.kill('SIGTERM');
-  }
-}
-bare.kill();
-const sb = rows.find(([name]) => name === 'care-sandbox')![1];
-const bareRow = rows.find(([name]) => name.startsWith('bare'))![1];
-const prism = rows.find(([name]) => name.startsWith('Prism'))?.[1];
-console.log('target'.padEnd(36), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'non-200'.padStart(8));
-for (const [name, r] of rows) console.log(name.padEnd(36), fmt(r.rps, 0).padStart(9), fmt(r.p50, 2).padStart(8), fmt(r.p99, 2).padStart(8), String(r.errors).padStart(8));
-console.log(`sandbox / bare Node: ${fmt((sb.rps / bareRow.rps) * 100)} % (target >= 15 %)`);
-if (prism) console.log(`sandbox / Prism:     ${fmt(sb.rps / prism.rps, 2)} x (target >= 2 x)`);
-console.log(`sandbox p99: ${fmt(sb.p99, 2)} ms (target < 10 ms); RSS after load: ${fmt(sandboxRss, 0)} MB (target < 200 MB)`);
-console.log(`cold start (spawn to first 200 of the list, existing database of ${mainSize} cases): ${fmt(sandbox.coldStartMs, 0)} ms (target < 1000 ms)`);
-sandbox.child.kill('SIGTERM');
-
-// ---- 2. cost of the exact totalCount as the data grows -------------------------------------------------------
-console.log(`\n== p50 of one request (1 connection), by number of cases ==`);
-console.log('cases'.padStart(9), 'indexed'.padStart(9), 'indexed+write'.padStart(14), 'contains'.padStart(10), 'contains+write'.padStart(15), '  totalCount (indexed / contains)');
-const table: Array<{ size: number; indexed: number; indexedWrite: number }> = [];
+// ---- per size ---------------------------------------------------------------------------------------------------
+console.log(`load generator: Node http client in the bench process (10 keep-alive connections); sandbox and json-server in their own processes`);
+console.log(`${allClasses.length} query classes of listCases from the bundle; ${samples} first requests per class (p99 of ${samples} samples is their maximum)`);
+const summary: Array<Record<string, any>> = [];
 for (const size of sizes) {
-  const s = await startSandbox(await database(size));
-  const base = s.config.baseUrl;
-  const some = JSON.parse((await get(`${base}/cases?page[size]=1`, s.headers)).body.toString()).data[0];
+  const { file, cached } = await database(size);
+  console.log(`\n================ ${size} cases (${cached ? 'database reused from the cache dir ' + dir : 'database seeded in this run'}); load average ${loadavg()} ================`);
+  const t0 = performance.now();
+  const rowsAll = loadCases(spec, file);
+  const floorLoadS = (performance.now() - t0) / 1000;
+  const sandbox = await startSandbox(file);
+  const { config } = sandbox;
+  const customerOrg = rowsAll.find((r) => r.contract === config.customer.contracts[0])!.customerOrg!;
+  const scopes: Record<'customer' | 'partner', FloorScope> = { customer: { by: 'customerOrg', values: [customerOrg] }, partner: { by: 'contract', values: config.partner.contracts } };
+  const valueRandom = prng(7);
+  // values are drawn from the customer's cases: both accounts may name them (a foreign contract would be a 403)
+  const customerRows = rowsAll.filter((r) => r.customerOrg === customerOrg);
+  const sampleRows = Array.from({ length: 500 }, () => customerRows[Math.floor(valueRandom() * customerRows.length)].record);
+  const partnerCases = rowsAll.filter((r) => r.contract !== null && config.partner.contracts.includes(r.contract)).map((r) => r.record.id as string);
+  console.log(`cold start (spawn to first 200, existing database): ${fmt(sandbox.coldStartMs, 0)} ms; floor rows loaded in ${fmt(floorLoadS, 1)} s`);
+
   let flip = 0;
-  // a write that changes a case (so every cached count is stale) before each read
-  const write = async () => {
-    const body = JSON.stringify({ priority: (flip++ % 4) + 1 });
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request(`${base}/cases/${some.id}`, { method: 'PATCH', agent, headers: { ...s.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve());
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+  const touch = () => request('PATCH', `${config.baseUrl}/cases/${partnerCases[flip % partnerCases.length]}`, sandbox.partner, { priority: (flip++ % 4) + 1 });
+  const sandboxRead = (d: Drawn) => request('GET', `${config.baseUrl}/cases?${withPage(d)}`, d.partner ? sandbox.partner : sandbox.customer);
+
+  // 1. per class, first requests
+  console.log(`\n-- first request per class (after a write: no cached page or count), ms${size > Number(values['floor-max']) ? `; floor not measured above --floor-max ${values['floor-max']} cases` : ''} --`);
+  console.log('class'.padEnd(44), 'p50'.padStart(8), 'p99'.padStart(8), 'floor p50'.padStart(10), 'floor p99'.padStart(10));
+  const random = prng(size);
+  const perClass: Array<{ cls: QueryClass; p50: number; p99: number }> = [];
+  for (const cls of allClasses) {
+    const times: number[] = [];
+    const floorTimes: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const d = draw(random, [cls], sampleRows);
+      await touch();
+      const t = performance.now();
+      const r = await sandboxRead(d);
+      times.push(performance.now() - t);
+      if (r.status !== 200) {
+        console.log(`  !! ${withPage(d)} answered ${r.status}: ${r.body}`);
+        continue;
+      }
+      if (size > Number(values['floor-max'])) continue;
+      const parsed = parseListQuery(withPage(d), list, spec.operators);
+      const tf = performance.now();
+      const floor = floorList(rowsAll, scopes[d.partner ? 'partner' : 'customer'], parsed.query);
+      floorTimes.push(performance.now() - tf);
+      const total = JSON.parse(r.body.toString()).meta.page.totalCount;
+      // the floor's rows are read once: fields the bench's writes change (priority, updatedAt) may differ from it
+      if (total !== floor.totalCount && !/priority|updatedAt/.test(d.query)) console.log(`  !! totalCount ${total} != floor ${floor.totalCount} for ${withPage(d)}`);
+    }
+    const s = stats(times);
+    const f = stats(floorTimes);
+    perClass.push({ cls, ...s });
+    console.log(cls.name.padEnd(44), fmt(s.p50, 2).padStart(8), fmt(s.p99, 2).padStart(8), fmt(f.p50, 2).padStart(10), fmt(f.p99, 2).padStart(10));
+  }
+  const worst = (pred: (c: QueryClass) => boolean, key: 'p50' | 'p99') => Math.max(...perClass.filter((c) => pred(c.cls)).map((c) => c[key]));
+  const notMatch = (c: QueryClass) => c.operator !== 'match' && c.operator !== 'notMatch';
+  const text = (c: QueryClass) => TEXT_OPERATORS.has(c.operator ?? '');
+  const row: Record<string, any> = {
+    size,
+    worstP50: worst(notMatch, 'p50'),
+    worstP99: worst(notMatch, 'p99'),
+    worstMatchP50: worst((c) => !notMatch(c), 'p50'),
+    worstTextP50: worst(text, 'p50'),
+    classP50: Object.fromEntries(perClass.map((c) => [c.cls.name, c.p50])),
+    coldStartMs: sandbox.coldStartMs,
   };
-  await p50Of(`${base}${LIST}`, s.headers, 20);
-  const indexed = await p50Of(`${base}${LIST}`, s.headers, 200);
-  const indexedWrite = await p50Of(`${base}${LIST}`, s.headers, 100, write);
-  const contains = await p50Of(`${base}${CONTAINS}`, s.headers, 50);
-  const containsWrite = await p50Of(`${base}${CONTAINS}`, s.headers, 20, write);
-  const counts = await Promise.all([LIST, CONTAINS].map(async (q) => JSON.parse((await get(`${base}${q}`, s.headers)).body.toString()).meta.page.totalCount));
-  console.log(String(size).padStart(9), fmt(indexed, 2).padStart(9), fmt(indexedWrite, 2).padStart(14), fmt(contains, 2).padStart(10), fmt(containsWrite, 2).padStart(15), `  ${counts[0]} / ${counts[1]}`);
-  table.push({ size, indexed, indexedWrite });
-  s.child.kill('SIGTERM');
+  console.log(`worst class except match: p50 ${fmt(row.worstP50, 2)} ms, p99 ${fmt(row.worstP99, 2)} ms; match: p50 ${fmt(row.worstMatchP50, 2)} ms; text operators: p50 ${fmt(row.worstTextP50, 2)} ms`);
+
+  // 2. the mix
+  if (!values['no-mix']) {
+    let writes = 0;
+    const sandboxTarget: MixTarget = {
+      read: async (d) => (await sandboxRead(d)).status,
+      write: async (r) => {
+        const kind = r();
+        const id = partnerCases[Math.floor(r() * partnerCases.length)];
+        writes++;
+        if (kind < 1 / 3) return (await request('POST', `${config.baseUrl}/cases`, sandbox.partner, { contract: config.partner.contracts[0], shortDescription: `bench case ${writes}` })).status;
+        if (kind < 2 / 3) return (await request('PATCH', `${config.baseUrl}/cases/${id}`, sandbox.partner, { priority: 1 + Math.floor(r() * 4) })).status;
+        return (await request('POST', `${config.baseUrl}/cases/${id}/comments`, sandbox.partner, { text: `bench comment ${writes}`, contact: config.partner.contacts[0] })).status;
+      },
+    };
+    console.log(`\n-- mix of all classes, seeded, 10 connections, ${seconds} s (load average ${loadavg()}) --`);
+    console.log('workload'.padEnd(44), 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'non-2xx'.padStart(8));
+    const readOnly = await runMix(sandboxTarget, 1, allClasses, sampleRows, 0);
+    console.log('care-sandbox, read-only'.padEnd(44), fmt(readOnly.rps, 0).padStart(8), fmt(readOnly.p50, 2).padStart(8), fmt(readOnly.p99, 2).padStart(8), String(readOnly.errors).padStart(8));
+    const mixed = await runMix(sandboxTarget, 2, allClasses, sampleRows, 0.05);
+    console.log('care-sandbox, 5 % writes'.padEnd(44), fmt(mixed.rps, 0).padStart(8), fmt(mixed.p50, 2).padStart(8), fmt(mixed.p99, 2).padStart(8), String(mixed.errors).padStart(8));
+    row.mixReadOnly = readOnly;
+    row.mixWrites = mixed;
+    row.rssMb = rssMb(sandbox.child.pid!);
+    console.log(`sandbox RSS after the mix: ${fmt(row.rssMb, 0)} MB`);
+
+    // 3. json-server on the part of the mix it can express
+    const expressible = allClasses.filter((cls) => {
+      const r = prng(3);
+      return Array.from({ length: 5 }, () => jsonServerQuery({ cls, query: cls.query(r, sampleRows), page: { number: 1, size: 50 }, partner: true })).every((q) => q !== null);
+    });
+    if (size <= Number(values['json-server-max'])) {
+      const js = await startJsonServer(rowsAll.map((r) => r.record), size);
+      let jsWrites = 0;
+      const jsTarget: MixTarget = {
+        read: async (d) => (await request('GET', `${js.origin}/cases?${jsonServerQuery(d)}`, {})).status,
+        write: async (r) => {
+          const kind = r();
+          const id = partnerCases[Math.floor(r() * partnerCases.length)];
+          jsWrites++;
+          if (kind < 1 / 3) return (await request('POST', `${js.origin}/cases`, {}, { shortDescription: `bench case ${jsWrites}`, contract: config.partner.contracts[0] })).status;
+          if (kind < 2 / 3) return (await request('PATCH', `${js.origin}/cases/${id}`, {}, { priority: 1 + Math.floor(r() * 4) })).status;
+          return (await request('POST', `${js.origin}/comments`, {}, { case: id, text: `bench comment ${jsWrites}` })).status;
+        },
+      };
+      console.log(`json-server 0.17.4 (${js.cached ? 'db JSON reused from the cache dir' : 'db JSON written in this run'}, started in ${fmt(js.startMs / 1000, 1)} s; no scoping, no totalCount): ${expressible.length} of ${allClasses.length} classes expressible in its query language`);
+      const sbSub = await runMix(sandboxTarget, 4, expressible, sampleRows, 0.05);
+      const jsSub = await runMix(jsTarget, 4, expressible, sampleRows, 0.05);
+      console.log('care-sandbox, expressible part, 5 % writes'.padEnd(44), fmt(sbSub.rps, 0).padStart(8), fmt(sbSub.p50, 2).padStart(8), fmt(sbSub.p99, 2).padStart(8), String(sbSub.errors).padStart(8));
+      console.log('json-server, expressible part, 5 % writes'.padEnd(44), fmt(jsSub.rps, 1).padStart(8), fmt(jsSub.p50, 2).padStart(8), fmt(jsSub.p99, 2).padStart(8), String(jsSub.errors).padStart(8));
+      console.log(`sandbox / json-server: ${fmt(sbSub.rps / jsSub.rps, 0)} x`);
+      row.jsonServer = { sandbox: sbSub, jsonServer: jsSub };
+      js.child.kill('SIGKILL');
+    } else console.log(`json-server skipped at ${size} cases (--json-server-max ${values['json-server-max']})`);
+
+    // the old headline, labelled: one URL repeated, answered from the page and count caches after the first time
+    const one = allClasses.find((c) => c.name === 'filter[status][eq]')!;
+    const fixed: Drawn = { cls: one, query: 'filter[status]=10&sort=-createdAt', page: { number: 1, size: 50 }, partner: true };
+    // the drawn request is ignored: the same URL (page, size and account included) every time
+    const cachedRun = await runMix({ read: async () => (await sandboxRead(fixed)).status, write: sandboxTarget.write }, 5, [one], sampleRows, 0);
+    console.log('one URL repeated (CACHED page and count)'.padEnd(44), fmt(cachedRun.rps, 0).padStart(8), fmt(cachedRun.p50, 2).padStart(8), fmt(cachedRun.p99, 2).padStart(8), String(cachedRun.errors).padStart(8));
+    row.cached = cachedRun;
+  }
+  sandbox.child.kill('SIGTERM');
+  summary.push(row);
 }
-if (table.length > 1) {
-  const first = table[0];
-  const last = table[table.length - 1];
-  console.log(`indexed filter p50 growth ${first.size} -> ${last.size}: ${fmt(last.indexed / first.indexed, 2)} x read-only, ${fmt(last.indexedWrite / first.indexedWrite, 2)} x with a write before each read (target < 3 x)`);
+
+// ---- targets ----------------------------------------------------------------------------------------------------
+console.log(`\n== summary (load average ${loadavg()}) ==`);
+for (const r of summary) {
+  const parts = [`${r.size} cases: worst class p50 ${fmt(r.worstP50, 2)} / p99 ${fmt(r.worstP99, 2)} ms, match p50 ${fmt(r.worstMatchP50, 2)} ms, text p50 ${fmt(r.worstTextP50, 2)} ms, cold start ${fmt(r.coldStartMs, 0)} ms`];
+  if (r.mixWrites) parts.push(`mix+writes ${fmt(r.mixWrites.rps, 0)} req/s p99 ${fmt(r.mixWrites.p99, 1)} ms, RSS ${fmt(r.rssMb, 0)} MB`);
+  if (r.jsonServer) parts.push(`${fmt(r.jsonServer.sandbox.rps / r.jsonServer.jsonServer.rps, 0)} x json-server`);
+  console.log(parts.join('; '));
+}
+const small = summary[0];
+const big = summary[summary.length - 1];
+if (summary.length > 1) {
+  const ratios = Object.keys(big.classP50)
+    .filter((name) => !/\[(not)?[mM]atch\]/.test(name))
+    .map((name) => ({ name, ratio: big.classP50[name] / small.classP50[name] }))
+    .sort((a, b) => b.ratio - a.ratio);
+  console.log(`p50 growth ${small.size} -> ${big.size} (except match), largest: ${ratios.slice(0, 5).map((r) => `${r.name} ${fmt(r.ratio, 1)}x`).join(', ')}`);
 }
 agent.destroy();
 process.exit(0);

@@ -39,6 +39,36 @@ const NEGATIONS: Record<string, string> = {
   notExists: 'exists',
 };
 
+/** The positive operator a negative one is the exact complement of (`ne` -> `eq`), or undefined. */
+export const positiveOf = (operator: string): string | undefined => NEGATIONS[operator];
+
+const startsSql = (col: string): string =>
+  `(${col} IS NOT NULL AND (length(CAST(? AS BLOB)) = 0 OR substr(CAST(${col} AS BLOB), 1, length(CAST(? AS BLOB))) = CAST(? AS BLOB)))`;
+const endsSql = (col: string): string =>
+  `(${col} IS NOT NULL AND (length(CAST(? AS BLOB)) = 0 OR substr(CAST(${col} AS BLOB), -length(CAST(? AS BLOB))) = CAST(? AS BLOB)))`;
+
+/**
+ * A `like` pattern without `?` and with at most one run between stars, in plain SQL (D-51): `x` is `= x`, `*x*` is
+ * instr, `a*b` is starts with a, ends with b and is at least as long as both (byte offsets of UTF-8 keep code point
+ * order, so prefix and suffix do not overlap in bytes exactly when they do not in code points). Null otherwise.
+ */
+function likeSql(col: string, pattern: string): SqlPart | null {
+  if (pattern.includes('?')) return null;
+  const segments = pattern.split('*');
+  if (segments.length === 1) return { sql: `${col} = ?`, params: [pattern] };
+  const first = segments[0];
+  const last = segments[segments.length - 1];
+  const middle = segments.slice(1, -1).filter((run) => run.length > 0);
+  if (middle.length === 0) {
+    return {
+      sql: `(${startsSql(col)} AND ${endsSql(col)} AND length(CAST(${col} AS BLOB)) >= length(CAST(? AS BLOB)) + length(CAST(? AS BLOB)))`,
+      params: [first, first, first, last, last, last, first, last],
+    };
+  }
+  if (middle.length === 1 && first === '' && last === '') return { sql: `(${col} IS NOT NULL AND instr(${col}, ?) > 0)`, params: [middle[0]] };
+  return null;
+}
+
 function positive(clause: FilterClause, operator: string, col: string, type: ValueType, columnOf: (field: string) => Column): SqlPart {
   const values = operator === 'sameas' ? [] : clause.values.map((v) => sqlValue(type, v));
   const v = values[0];
@@ -49,8 +79,9 @@ function positive(clause: FilterClause, operator: string, col: string, type: Val
     case 'exists':
       return { sql: '1', params: [] }; // every declared field is always present (D-05)
     case 'empty':
+      // a non-empty array of strings has a '"' in its JSON text: only the others are parsed
       return isArray
-        ? { sql: `(${col} IS NULL OR json_array_length(${col}) = 0)`, params: [] }
+        ? { sql: `(${col} IS NULL OR (instr(${col}, '"') = 0 AND json_array_length(${col}) = 0))`, params: [] }
         : { sql: `(${col} IS NULL OR ${col} = '')`, params: [] };
     case 'eq':
       return { sql: `${col} = ?`, params: [v] };
@@ -64,15 +95,22 @@ function positive(clause: FilterClause, operator: string, col: string, type: Val
       return { sql: `${col} >= ?`, params: [v] };
     case 'contains':
       return isArray
-        ? { sql: `EXISTS (SELECT 1 FROM json_each(${col}) WHERE json_each.value = ?)`, params: [v] }
+        ? // the stored JSON text holds JSON.stringify of each element verbatim (columns.ts): rows without it are not parsed
+          { sql: `(instr(${col}, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(${col}) WHERE json_each.value = ?))`, params: [JSON.stringify(v), v] }
         : { sql: `instr(${col}, ?) > 0`, params: [v] }; // instr compares by byte length: NUL-safe, unlike GLOB and length()
-    // JavaScript functions rather than substr/length/GLOB: those stop at a NUL character inside a value.
+    // On the UTF-8 bytes (CAST AS BLOB): substr/length of TEXT stop at a NUL character inside a value, of a BLOB they
+    // do not; a byte prefix/suffix of UTF-8 is a code point prefix/suffix. No JavaScript call per row (D-49).
     case 'startswith':
-      return { sql: `care_starts(${col}, ?)`, params: [v] };
+      return { sql: startsSql(col), params: [v, v, v] };
     case 'endswith':
-      return { sql: `care_ends(${col}, ?)`, params: [v] };
-    case 'like':
-      return { sql: `care_like(?, ${col})`, params: [v] };
+      return { sql: endsSql(col), params: [v, v, v] };
+    case 'like': {
+      const simple = likeSql(col, String(v));
+      if (simple) return simple;
+      // Every literal run between wildcards must occur in the value: instr() rules most rows out before the pattern runs.
+      const runs = String(v).split(/[*?]/).filter((run) => run.length > 0);
+      return { sql: [...runs.map(() => `instr(${col}, ?) > 0`), `care_like(?, ${col})`].join(' AND '), params: [...runs, v] };
+    }
     case 'match':
       return { sql: `care_regexp(?, ${col})`, params: [v] };
     case 'sameas': {

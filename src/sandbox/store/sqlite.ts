@@ -8,6 +8,10 @@ import type { CareSpec, ValueType } from '../../spec/types.ts';
 import { compileLike, compileRegex } from '../../grammar/regex.ts';
 import { fromSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
+import { listIndexes } from './list-indexes.ts';
+import { planCaseCount } from './case-count.ts';
+import type { CaseCountContext } from './case-count.ts';
+import { sortIndexFor } from './page-plan.ts';
 import { openDeliveries } from './deliveries.ts';
 import { orderSql, whereSql } from './list-sql.ts';
 import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
@@ -29,7 +33,6 @@ const INDEXES: string[] = [
   'CREATE INDEX IF NOT EXISTS cases_customer ON cases (env, customer_org, status, created_at)',
   'CREATE INDEX IF NOT EXISTS cases_contract ON cases (env, contract, status, created_at)',
   'CREATE INDEX IF NOT EXISTS cases_status ON cases (env, status, created_at)',
-  'CREATE INDEX IF NOT EXISTS cases_created ON cases (env, created_at)',
   'CREATE INDEX IF NOT EXISTS comments_case ON comments (env, "case")',
   'CREATE INDEX IF NOT EXISTS attachments_case ON attachments (env, "case")',
   'CREATE INDEX IF NOT EXISTS contracts_customer ON contracts (env, customer_org)',
@@ -72,13 +75,14 @@ function createCaseCounts(db: Database.Database): void {
     END;`);
 }
 
-const AGGREGATE_FIELDS = new Set(['status', 'priority']);
-const AGGREGATE_OPERATORS = new Set(['eq', 'ne', 'in', 'notIn', 'lt', 'le', 'gt', 'ge', 'between', 'notBetween']);
-
-/** Whether a cases count can come from case_counts: scope by customer or contract, filters on status/priority only. */
-function countsFromAggregate(scope: Scope, query: ListQuery): boolean {
-  if (scope.by !== 'customerOrg' && scope.by !== 'contract') return false;
-  return query.filters.every((f) => AGGREGATE_FIELDS.has(f.field) && AGGREGATE_OPERATORS.has(f.operator));
+/** The one column every filter of the query reads (sameas reads two), or undefined. */
+function filteredColumn(query: ListQuery, columnOf: (field: string) => Column): string | undefined {
+  const read = new Set<string>();
+  for (const f of query.filters) {
+    read.add(columnOf(f.field).column);
+    if (f.operator === 'sameas' || f.operator === 'notSameas') read.add(columnOf(String(f.values[0])).column);
+  }
+  return read.size === 1 ? [...read][0] : undefined;
 }
 
 export interface SqliteOptions {
@@ -127,6 +131,16 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${resource}_id ON ${resource} (env, id)`);
   }
   for (const index of INDEXES) db.exec(index);
+  // cases grow with the data: index-ordered pages for every sortable field (D-48); the others are small per scope
+  const existingIndexes = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).all() as any[]).map((r) => r.name));
+  const caseIndexes = listIndexes(spec, 'cases', RESOURCE_SCHEMAS.cases, ['customer_org', 'contract']);
+  const missing = caseIndexes.filter((i) => !existingIndexes.has(i.name));
+  // a count filtered on one column reads only that column's index: value and scope are in its entries (D-48)
+  const countIndexOf = new Map(caseIndexes.filter((i) => !i.descending).map((i) => [i.column, i.name]));
+  for (const index of missing) db.exec(`CREATE INDEX ${index.name} ON cases ${index.sql}`);
+  const sortIndexes = new Set(caseIndexes.map((i) => i.name));
+  // statistics for the planner (which index is selective, which only orders), sampled so it stays quick at 1M rows
+  if (missing.length > 0 || !db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'`).get()) db.exec('PRAGMA analysis_limit = 400; ANALYZE');
   createCaseCounts(db);
   createContractRefs(db);
   const contractRefs = contractRefStatements(db);
@@ -251,15 +265,39 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const select = cols.map((c) => `"${c.column}"`).join(', ');
       const order = orderSql(query, columnOf(resource), 'seq');
       const offset = (query.page.number - 1) * query.page.size;
-      const sql = `SELECT ${select} FROM ${from.sql} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
       const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
       const version = versions.get(resource) ?? 0;
+      const cached = countCache.get(key);
+      let totalCount = cached && cached.version === version ? cached.count : undefined;
+      // D-49/D-50: a cases count that needs no row scan is taken first, so the page can be planned with it
+      const countCtx: CaseCountContext | undefined = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract')
+        ? {
+            scopeWhere: `env = ? AND ${s.sql}`,
+            scopeParams: [env, ...s.params],
+            columnOf: columnOf(resource),
+            indexOf: (column) => countIndexOf.get(column),
+            get: (sql, p) => prepare(sql).pluck(true).get(...p) as number,
+          }
+        : undefined;
+      const countRows = (hint: string | undefined) =>
+        (prepare(`SELECT count(*) AS n FROM ${from.sql}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n as number;
+      // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
+      const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource)) ?? '') : undefined;
+      if (totalCount === undefined && countCtx) {
+        // counted before the page even when rows must be read: a page past the end (frequent for a selective filter)
+        // is then not read at all, and the page is planned with the count; only a first page shorter than its size
+        // would have given the count for free
+        totalCount = planCaseCount(query.filters, countCtx) ?? countRows(hint);
+      }
       // A page is cached until the next write to its table (exact, like the count): repeated reads skip SQLite.
       const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
       const cachedPage = pageCache.get(pageKey);
       let items: Record<string, any>[];
       if (cachedPage && cachedPage.version === version) items = cachedPage.items;
+      else if (totalCount !== undefined && offset >= totalCount) items = []; // past the end: nothing to read
       else {
+        const pageIndex = totalCount !== undefined && countCtx ? sortIndexFor(query, totalCount, offset, countCtx, sortIndexes) : undefined;
+        const sql = `SELECT ${select} FROM ${from.sql}${pageIndex ? ` INDEXED BY ${pageIndex}` : ''} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
         // raw rows (arrays): building the records ourselves is about twice as fast as named row objects
         const rows = prepare(sql).raw(true).all(...params, query.page.size, offset) as unknown[][];
         items = rows.map((row) => {
@@ -270,14 +308,10 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
         if (pageCache.size >= 300) pageCache.delete(pageCache.keys().next().value!);
         pageCache.set(pageKey, { version, items });
       }
-      let totalCount: number;
-      const cached = countCache.get(key);
-      if (cached && cached.version === version) totalCount = cached.count;
-      else if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
-      else if (resource === 'cases' && countsFromAggregate(scope, query)) {
-        // filters on status/priority only: sum the maintained per-group counts, whatever the number of cases
-        totalCount = (prepare(`SELECT coalesce(sum(n), 0) AS n FROM case_counts WHERE ${where}`).get(...params) as any).n;
-      } else totalCount = (prepare(`SELECT count(*) AS n FROM ${from.sql} WHERE ${where}`).get(...params) as any).n;
+      if (totalCount === undefined) {
+        if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
+        else totalCount = countRows(hint);
+      }
       if (!cached || cached.version !== version) {
         if (countCache.size > 2000) countCache.clear();
         countCache.set(key, { version, count: totalCount });
