@@ -13,17 +13,8 @@ export interface QueryClass {
   query(random: () => number, rows: Record<string, any>[]): string;
 }
 
-/** mulberry32: a small seeded PRNG, so two runs draw the same requests. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A seeded PRNG, so two runs draw the same requests: the seed data's own.
+export { prng } from '../src/sandbox/seed.ts';
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)];
 

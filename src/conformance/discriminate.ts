@@ -4,7 +4,7 @@
 // some value makes the model (src/grammar's evaluator) answer a different set than the neighbour would; a target
 // that answers that value exactly as the model says is then not implementing the neighbour. Pure: no I/O.
 import { RE2JS } from 're2js';
-import { compileLike, compileRegex, matchesClause, regexProblem } from '../grammar/index.ts';
+import { compileLike, matchesClause, regexProblem } from '../grammar/index.ts';
 import type { FilterClause } from '../grammar/types.ts';
 import type { FilterFieldSpec, OperatorSpec } from '../spec/types.ts';
 

@@ -54,8 +54,8 @@ const SUBJECTS = [
   'Warehouse handheld cannot sync',
 ];
 
-/** mulberry32: small deterministic PRNG. */
-function prng(seed: number) {
+/** mulberry32: small deterministic PRNG (the seed data, and the benchmark's draws, repeat from run to run). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

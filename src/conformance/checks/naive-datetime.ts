@@ -4,7 +4,6 @@
 // In a body: a datetime written without a zone is stored as that instant in UTC, and filters find it by either form.
 import { serializeFilter } from '../../grammar/index.ts';
 import { Skip, expect, expectStatus, type Check } from '../check.ts';
-import type { Context } from '../context.ts';
 import { modelMatcher } from '../discriminate.ts';
 import { discriminatingCases } from '../discriminating-fixtures.ts';
 

@@ -97,7 +97,8 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   // NORMAL in WAL mode: a committed transaction survives a killed process (kill -9); only an OS crash may lose the last ones.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  // Text operators in JavaScript, with the grammar's own pattern compilers (same semantics by construction).
+  // The two text operators SQL cannot answer alone (D-49), with the grammar's own pattern compilers (same semantics
+  // by construction): `match` (RE2) and the `like` patterns that plain SQL does not cover.
   const text = (value: unknown): value is string => typeof value === 'string';
   const fn = (name: string, body: (a: unknown, b: unknown) => boolean | null) =>
     db.function(name, { deterministic: true }, (a: unknown, b: unknown) => {
@@ -106,9 +107,6 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     });
   fn('care_regexp', (pattern, value) => (text(value) ? compileRegex(String(pattern)).test(value) : null));
   fn('care_like', (pattern, value) => (text(value) ? compileLike(String(pattern)).test(value) : null));
-  fn('care_contains', (value, part) => (text(value) ? value.includes(String(part)) : null));
-  fn('care_starts', (value, part) => (text(value) ? value.startsWith(String(part)) : null));
-  fn('care_ends', (value, part) => (text(value) ? value.endsWith(String(part)) : null));
 
   const columns = {} as Record<Resource, Column[]>;
   const byField = {} as Record<Resource, Map<string, Column>>;
