@@ -243,7 +243,9 @@ describe('evaluation laws', () => {
 
   it('like and match take any literal text (every ASCII punctuation, astral characters)', () => {
     const punctuation = fc.constantFrom(...'!"#$%&\'()+,-./:;<=>@[\\]^_`{|}~ aZ0é😀\u0000\n'.split(''));
-    const literal = fc.oneof(fc.string({ unit: punctuation, maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 10 })).filter((s) => !/[*?]/.test(s));
+    // Text is well-formed Unicode (D-82): half a surrogate pair reaches no filter over HTTP, and it is not text.
+    const literal = fc.oneof(fc.string({ unit: punctuation, maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 10 }))
+      .filter((s) => !/[*?]/.test(s) && !/\p{Cs}/u.test(s));
     fc.assert(
       fc.property(literal, literal, (pattern, value) => {
         const item = { shortDescription: value };

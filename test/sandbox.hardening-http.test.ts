@@ -201,3 +201,36 @@ describe('error details (D-73)', () => {
     expect(byPartner.json.errors[0].detail).toBe('body.watchList.0: nobody@nowhere.example is not a contact of the customer or of the partner');
   });
 });
+
+describe('text is well-formed Unicode (D-82)', () => {
+  it('refuses half a surrogate pair in a body, one error per location, and stores nothing', async () => {
+    const caseId = (await h.call('sandbox', 'customer', 'GET', '/cases?page[size]=1')).json.data[0].id;
+    const before = (await h.call('sandbox', 'customer', 'GET', `/cases/${caseId}`)).json.data;
+    // JSON.stringify writes each lone half as an escape: valid JSON, not valid text
+    const answer = await h.call('sandbox', 'customer', 'PATCH', `/cases/${caseId}`, { shortDescription: 'x\ud83dy', description: 'ok', watchList: ['a@b.example', '\ude00'] });
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.headers.get('x-careapi-env')).toBe('Sandbox');
+    expect(answer.json.errors).toEqual([
+      expect.objectContaining({ code: 'string_unicode', detail: 'body.shortDescription: Input should be a valid string, unable to parse raw data as a unicode string' }),
+      expect.objectContaining({ code: 'string_unicode', detail: expect.stringMatching(/^body\.watchList\.1: /) }),
+    ]);
+    expect((await h.call('sandbox', 'customer', 'GET', `/cases/${caseId}`)).json.data).toEqual(before);
+  });
+
+  it('keeps a well-formed pair, astral characters included, exactly', async () => {
+    const contract = await firstContract('customer');
+    const created = await h.call('sandbox', 'customer', 'POST', '/cases', { contract, shortDescription: 'pair \ud83d\ude00 kept' });
+    expect(created.status, created.text).toBe(201);
+    const read = await h.call('sandbox', 'customer', 'GET', `/cases/${created.json.data.id}`);
+    expect(read.json.data.shortDescription).toBe('pair 😀 kept');
+  });
+
+  it('refuses a query whose percent-escapes are not UTF-8, and reads a lone % literally', async () => {
+    const refused = await h.call('sandbox', 'customer', 'GET', '/cases?filter[shortDescription][contains]=%ED%A0%BD');
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.headers.get('x-careapi-env')).toBe('Sandbox');
+    expect(refused.json.errors).toEqual([expect.objectContaining({ code: 'invalid_query', detail: expect.stringMatching(/^query: /) })]);
+    const literal = await h.call('sandbox', 'customer', 'GET', '/cases?filter[shortDescription][contains]=100%');
+    expect(literal.status, literal.text).toBe(200);
+  });
+});

@@ -95,6 +95,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (match.kind === 'malformed') {
         throw new ApiError(400, { detail: `path: malformed percent-encoding in ${url.pathname}`, code: 'invalid_path' });
       }
+      // URLSearchParams would turn invalid UTF-8 into U+FFFD and filter on that silently (D-82).
+      if (!decodesAsUtf8(url.search)) {
+        throw new ApiError(400, { detail: `query: percent-escapes that are not UTF-8 in ${url.search}`, code: 'invalid_query' });
+      }
       if (match.kind === 'none') {
         throw new ApiError(404, { detail: `path: no operation at ${req.method} ${url.pathname}`, code: 'not_found' });
       }
@@ -219,4 +223,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       store.close();
     },
   };
+}
+
+/** Whether the percent-escapes of a query string decode, as UTF-8, to well-formed text (a lone `%` stays literal). */
+function decodesAsUtf8(search: string): boolean {
+  try {
+    decodeURIComponent(search.replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -127,6 +127,33 @@ export const hardeningHttpChecks: Check[] = [
     },
   },
   {
+    id: 'validation.query-not-utf8',
+    area: 'validation',
+    title: 'A query whose percent-escapes are not UTF-8 is 400, not filtered as U+FFFD (D-82)',
+    statements: ['S7.status-400', 'S1.error-envelope', 'D-82.unicode'],
+    needs: ['state'],
+    async run(ctx) {
+      const query = 'filter[shortDescription][contains]=%ED%A0%BD'; // the UTF-8-like bytes of a lone surrogate
+      const x = await ctx.customer.request({ method: 'GET', path: ctx.path('listCases'), query });
+      expectErrors(x, 400, `listCases ?${query}`);
+      expect(x.headers['x-careapi-env'] === ctx.envHeader, `the 400 lacks X-CareAPI-Env: ${ctx.envHeader}`, x);
+    },
+  },
+  {
+    id: 'validation.body-lone-surrogate',
+    area: 'validation',
+    title: 'A body string holding half a surrogate pair is 400 at its location, not stored as U+FFFD (D-82)',
+    statements: ['S7.status-400', 'S7.error-object', 'D-82.unicode'],
+    needs: ['writes'],
+    async run(ctx) {
+      const contract = await ctx.fixtures.contract();
+      // JSON.stringify writes the lone half as the escape \ud83d: valid JSON, not valid text
+      const x = await ctx.call(ctx.customer, 'createCase', {}, { json: { contract, shortDescription: `${MARK} half \ud83d pair` } });
+      const errors = expectErrors(x, 400, 'createCase with a lone surrogate in shortDescription');
+      expect(errors.some((e) => String(e.detail).startsWith('body.shortDescription')), `an error should be located at body.shortDescription, got: ${errors.map((e) => e.detail).join(' | ')}`, x);
+    },
+  },
+  {
     id: 'validation.list-element-details',
     area: 'validation',
     title: 'Each bad element of a list filter gets its own error, located by its index (D-73)',

@@ -46,11 +46,28 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   const raw = await readAll(req, JSON_LIMIT);
   if (raw === 'too-large') throw new ApiError(413, { detail: `body: larger than ${JSON_LIMIT} bytes`, code: 'payload_too_large' });
   if (raw.length === 0) return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
   } catch {
     throw badRequest('body: Invalid JSON', 'invalid_json');
   }
+  const broken = loneSurrogates(body, 'body');
+  if (broken.length > 0) throw new ApiError(400, broken.map((at) => ({ detail: `${at}: Input should be a valid string, unable to parse raw data as a unicode string`, code: 'string_unicode' })));
+  return body;
+}
+
+const LONE_SURROGATE = /\p{Cs}/u; // in u-mode a surrogate pair is one code point: only a lone half matches
+
+/**
+ * Where a JSON `\uD800`-style escape left half a surrogate pair (D-82): such text has no UTF-8 form, so storing it
+ * would silently turn it into U+FFFD. Every location is named, keys included.
+ */
+function loneSurrogates(value: unknown, at: string): string[] {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [at] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => loneSurrogates(item, `${at}.${index}`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => (LONE_SURROGATE.test(key) ? [`${at}.${key}`] : loneSurrogates(item, `${at}.${key}`)));
 }
 
 export interface UploadedFile {
