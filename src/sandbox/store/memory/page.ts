@@ -1,0 +1,164 @@
+// The page of an in-memory case list (decision D-84): the slots at [offset, offset + size) of the matches in sort
+// order, chosen by the cheaper of
+//   - walking a sort key's permutation and stopping after offset + size matches (~ (offset + size) x slots / matches),
+//   - sorting the matches with the comparator (~ matches x log2 matches comparisons);
+// for several keys, the matches are split into buckets of the leading keys when those have few distinct values (a
+// status, a priority) and each needed bucket walks the last key's permutation; otherwise runs of equal first key are
+// sorted by the other keys.
+import type { SortKey } from '../../../grammar/types.ts';
+import type { MemoryColumn } from './columns.ts';
+import type { OrderContext, Permutation } from './order.ts';
+import { compareOn, sameOn, slotComparator, walk } from './order.ts';
+
+/** A comparison costs about this many slots walked (measured at 100k). */
+const COMPARE_COST = 4;
+/** Leading-key combinations beyond this are walked as runs of the first key rather than bucketed. */
+const MAX_BUCKETS = 256;
+
+export interface PageInput {
+  ctx: OrderContext;
+  permutation(field: string): Permutation | undefined;
+  /** 1 for a matching slot. */
+  mask: Uint8Array;
+  /** The matching slots (any order) and how many. */
+  matched: Uint32Array;
+  total: number;
+  /** Alive slots (the length of every permutation). */
+  alive: number;
+  keys: SortKey[];
+  offset: number;
+  size: number;
+}
+
+const sortCost = (n: number) => n * Math.log2(n + 2) * COMPARE_COST;
+const walkCost = (input: PageInput, wanted: number, among: number) => (wanted * input.alive) / Math.max(among, 1);
+
+function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from: number, to: number): number[] {
+  const copy = Uint32Array.from(slots);
+  copy.sort(slotComparator(input.ctx, keys));
+  return Array.from(copy.subarray(from, to));
+}
+
+/** Walk one key's permutation, keeping slots that pass `keep`, and return the [from, to) of them. */
+function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, from: number, to: number): number[] {
+  const p = input.permutation(key.field)!;
+  const out: number[] = [];
+  let seen = 0;
+  walk(p, input.ctx.column(key.field), key.descending, (slot) => {
+    if (!keep(slot)) return true;
+    if (seen++ >= from) out.push(slot);
+    return seen < to;
+  });
+  return out;
+}
+
+export function pageSlots(input: PageInput): number[] {
+  const { total, offset, keys } = input;
+  const to = Math.min(total, offset + input.size);
+  if (offset >= to) return [];
+  const order: SortKey[] = keys.length > 0 ? keys : [{ field: 'id', descending: false, type: 'string' }];
+  const matched = () => input.matched.subarray(0, total);
+  const canWalk = order.every((k) => input.permutation(k.field) !== undefined);
+  if (!canWalk || sortCost(total) <= walkCost(input, to, total)) return sortedSlice(input, matched(), order, offset, to);
+  const mask = input.mask;
+  if (order.length === 1) return walked(input, order[0], (s) => mask[s] === 1, offset, to);
+  return bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
+}
+
+/** Buckets of the leading keys' values, each walked along the last key's permutation. Undefined: too many buckets. */
+function bucketed(input: PageInput, order: SortKey[], from: number, to: number): number[] | undefined {
+  const leading = order.slice(0, -1);
+  const last = order[order.length - 1];
+  const columns = leading.map((k) => input.ctx.column(k.field));
+  const matched = input.matched.subarray(0, input.total);
+  // bucket of each matched slot: the first slot seen with the same leading values stands for it
+  const bucketOf = new Map<number, number>();
+  const representatives: number[] = [];
+  const counts: number[] = [];
+  const valueIds = columns.map(() => new Map<number, number>());
+  const slotBucket = new Uint16Array(input.mask.length);
+  for (let i = 0; i < matched.length; i++) {
+    const s = matched[i];
+    let combo = 0;
+    for (let k = 0; k < columns.length; k++) {
+      const c = columns[k];
+      const v = c.kind === 'number' ? c.values[s] : c.codes[s];
+      const key = v !== v ? -1 : v; // every NaN (null) alike
+      let id = valueIds[k].get(key);
+      if (id === undefined) {
+        id = valueIds[k].size;
+        if (id >= MAX_BUCKETS) return undefined;
+        valueIds[k].set(key, id);
+      }
+      combo = combo * MAX_BUCKETS + id;
+    }
+    let bucket = bucketOf.get(combo);
+    if (bucket === undefined) {
+      bucket = representatives.length;
+      if (bucket >= MAX_BUCKETS) return undefined;
+      bucketOf.set(combo, bucket);
+      representatives.push(s);
+      counts.push(0);
+    }
+    counts[bucket]++;
+    slotBucket[s] = bucket;
+  }
+  const leadingCompare = (a: number, b: number) => {
+    for (let k = 0; k < leading.length; k++) {
+      const o = compareOn(columns[k], leading[k].type, a, b);
+      if (o !== 0) return leading[k].descending ? -o : o;
+    }
+    return 0;
+  };
+  const bucketOrder = representatives.map((_, b) => b).sort((a, b) => leadingCompare(representatives[a], representatives[b]));
+  const out: number[] = [];
+  let start = 0;
+  for (const b of bucketOrder) {
+    const end = start + counts[b];
+    if (end > from && start < to) {
+      const lo = Math.max(from, start) - start;
+      const hi = Math.min(to, end) - start;
+      const mask = input.mask;
+      if (sortCost(counts[b]) <= walkCost(input, hi, counts[b])) {
+        const slots = matched.filter((s) => slotBucket[s] === b);
+        out.push(...sortedSlice(input, slots, [last], lo, hi));
+      } else out.push(...walked(input, last, (s) => mask[s] === 1 && slotBucket[s] === b, lo, hi));
+    }
+    start = end;
+    if (start >= to) break;
+  }
+  return out;
+}
+
+/** Runs of equal first key along its permutation; a run that holds part of the page is sorted by the other keys. */
+function runs(input: PageInput, order: SortKey[], from: number, to: number): number[] {
+  const first = order[0];
+  const p = input.permutation(first.field)!;
+  const column: MemoryColumn = input.ctx.column(first.field);
+  const rest = slotComparator(input.ctx, order.slice(1));
+  const mask = input.mask;
+  const out: number[] = [];
+  let seen = 0;
+  let run: number[] = [];
+  let previous = -1;
+  const flush = () => {
+    if (run.length === 0) return true;
+    const end = seen + run.length;
+    if (end > from) {
+      run.sort(rest);
+      for (let i = Math.max(0, from - seen); i < run.length && seen + i < to; i++) out.push(run[i]);
+    }
+    seen = end;
+    run = [];
+    return seen < to;
+  };
+  let going = true;
+  walk(p, column, first.descending, (slot) => {
+    if (previous !== -1 && !sameOn(column, previous, slot) && !flush()) return (going = false);
+    previous = slot;
+    if (mask[slot] === 1) run.push(slot);
+    return true;
+  });
+  if (going) flush();
+  return out;
+}
