@@ -21,6 +21,8 @@ export interface DictColumn {
   dict: unknown[];
   /** Value key (the string itself, or JSON of other values) -> code. */
   index: Map<string, number>;
+  /** Every value in the dictionary is a string (null aside). */
+  allStrings: boolean;
 }
 
 export type MemoryColumn = NumberColumn | DictColumn;
@@ -30,7 +32,7 @@ export const keyOf = (value: unknown): string => (typeof value === 'string' ? va
 /** A column for a field of `type`: integers and datetimes as numbers, everything else dictionary-coded. */
 export function makeColumn(field: string, type: ValueType | undefined, capacity: number): MemoryColumn {
   if (type === 'integer' || type === 'datetime') return { kind: 'number', field, type, values: new Float64Array(capacity) };
-  return { kind: 'dict', field, type, codes: new Uint32Array(capacity), dict: [null], index: new Map() };
+  return { kind: 'dict', field, type, codes: new Uint32Array(capacity), dict: [null], index: new Map(), allStrings: true };
 }
 
 export function growColumn(column: MemoryColumn, capacity: number): void {
@@ -64,6 +66,7 @@ export function codeOf(column: DictColumn, value: unknown): number {
   if (code === undefined) {
     code = column.dict.length;
     column.dict.push(value);
+    if (typeof value !== 'string') column.allStrings = false;
     column.index.set(key, code);
   }
   return code;

@@ -37,7 +37,6 @@ export function applyClause(mask: Uint8Array, clause: FilterClause, ctx: FilterC
 function dictAnswers(clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): Uint8Array {
   const { dict } = column;
   const ok = new Uint8Array(dict.length);
-  const first = clause.values[0];
   const plainString = column.type === 'string' && clause.values.every((v) => typeof v === 'string');
   if (plainString && (operator === 'eq' || operator === 'in')) {
     // string equality is code point equality (compareCodePoints = 0): the dictionary's own lookup
@@ -45,24 +44,54 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
       const code = column.index.get(keyOf(v));
       if (code !== undefined) ok[code] = 1;
     }
-  } else if (plainString && (operator === 'contains' || operator === 'startswith' || operator === 'endswith')) {
-    // the grammar's own tests for a string value (evaluate.ts), null false
-    const x = first as string;
-    for (let c = 1; c < dict.length; c++) {
-      const v = dict[c];
-      if (typeof v !== 'string') {
-        ok[c] = matchesClause({ [clause.field]: v }, { ...clause, operator }, ctx.operators) ? 1 : 0;
-        continue;
-      }
-      ok[c] = (operator === 'contains' ? v.includes(x) : operator === 'startswith' ? v.startsWith(x) : v.endsWith(x)) ? 1 : 0;
-    }
+  } else if (plainString && STRING_TESTS[operator] && column.allStrings) {
+    // every value is a string (null aside): the grammar's test on a string value (evaluate.ts), null false
+    const test = STRING_TESTS[operator](clause.values as string[]);
+    for (let c = 1; c < dict.length; c++) ok[c] = test(dict[c] as string) ? 1 : 0;
   } else {
     const positive = { ...clause, operator };
     for (let c = 0; c < dict.length; c++) ok[c] = matchesClause({ [clause.field]: dict[c] }, positive, ctx.operators) ? 1 : 0;
+    return negated ? flip(ok) : ok;
   }
-  if (negated) for (let c = 0; c < ok.length; c++) ok[c] ^= 1;
+  // null: true only for the operators that are true on null (D-22)
+  if (operator === 'null' || operator === 'empty') ok[0] = 1;
+  return negated ? flip(ok) : ok;
+}
+
+function flip(ok: Uint8Array): Uint8Array {
+  for (let c = 0; c < ok.length; c++) ok[c] ^= 1;
   return ok;
 }
+
+/**
+ * The positive operators on a non-null string value, as evaluate.ts defines them (code point order by
+ * compareCodePoints, `like` and `match` by the grammar's own compiled patterns). `like` first rules out values that
+ * lack one of the pattern's literal runs (a necessary condition), so the exact matcher runs on few values.
+ */
+const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean> = {
+  null: () => () => false,
+  empty: () => (v) => v === '',
+  lt: ([b]) => (v) => compareCodePoints(v, b) < 0,
+  le: ([b]) => (v) => compareCodePoints(v, b) <= 0,
+  gt: ([b]) => (v) => compareCodePoints(v, b) > 0,
+  ge: ([b]) => (v) => compareCodePoints(v, b) >= 0,
+  between: ([lo, hi]) => (v) => compareCodePoints(v, lo) >= 0 && compareCodePoints(v, hi) <= 0,
+  contains: ([x]) => (v) => v.includes(x),
+  startswith: ([x]) => (v) => v.startsWith(x),
+  endswith: ([x]) => (v) => v.endsWith(x),
+  like: ([pattern]) => {
+    const runs = pattern.split(/[*?]/).filter((run) => run.length > 0);
+    const like = compileLike(pattern);
+    return (v) => {
+      for (const run of runs) if (!v.includes(run)) return false;
+      return like.test(v);
+    };
+  },
+  match: ([pattern]) => {
+    const regex = compileRegex(pattern);
+    return (v) => regex.test(v);
+  },
+};
 
 function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): void {
   const ok = dictAnswers(clause, column, operator, negated, ctx);
