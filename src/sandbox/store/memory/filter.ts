@@ -3,7 +3,8 @@
 // equal to it for the plain string operators), then every slot reads its code's answer; integers and datetimes are
 // compared as the numbers the grammar compares (compareTyped: integers as numbers, datetimes by instant). A clause
 // no fast form covers (sameas across kinds) runs `matchesClause` per slot on the slot's values.
-import { instantOf } from '../../../grammar/compare.ts';
+import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
+import { compileLike, compileRegex } from '../../../grammar/regex.ts';
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
