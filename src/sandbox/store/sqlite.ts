@@ -232,6 +232,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       }
     },
     version: (resource) => versions.get(resource) ?? 0,
+    whenListsReady: () => caseMemory?.whenReady() ?? Promise.resolve(),
     nextId(prefix, start = 1) {
       const row = prepare('INSERT INTO sequences (prefix, value) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET value = value + 1 RETURNING value').get(prefix, start) as any;
       return prefix + String(row.value).padStart(7, '0');

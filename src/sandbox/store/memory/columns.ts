@@ -4,6 +4,7 @@
 // dictionary holding each distinct value once as the record holds it (strings, arrays of strings).
 import { instantOf } from '../../../grammar/compare.ts';
 import type { ValueType } from '../../../spec/types.ts';
+import { TextIndex } from './text-index.ts';
 
 export interface NumberColumn {
   kind: 'number';
@@ -19,8 +20,13 @@ export interface DictColumn {
   codes: Uint32Array;
   /** Code -> value; [0] is null. */
   dict: unknown[];
-  /** Value key (the string itself, or JSON of other values) -> code. */
-  index: Map<string, number>;
+  /**
+   * Value key (the string itself, or JSON of other values) -> code; null when the column keeps no lookup (values
+   * nearly all distinct: a repeated value then gets a second code, and equality is found by the text index).
+   */
+  index: Map<string, number> | null;
+  /** Substring search over the dictionary, made on first use. */
+  text?: TextIndex;
   /** Every value in the dictionary is a string (null aside). */
   allStrings: boolean;
 }
@@ -54,22 +60,40 @@ export function growColumn(column: MemoryColumn, capacity: number): void {
 export function numberOf(type: ValueType | undefined, value: unknown): number | undefined {
   if (value === null || value === undefined) return NaN;
   if (type === 'integer') return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-  const instant = instantOf(value);
-  return instant === undefined || typeof value !== 'string' ? undefined : instant;
+  return typeof value === 'string' ? storedInstant(value) : undefined;
 }
 
 /** The dictionary code of a value, adding it when new. */
 export function codeOf(column: DictColumn, value: unknown): number {
   if (value === null || value === undefined) return 0;
-  const key = keyOf(value);
-  let code = column.index.get(key);
+  const key = column.index ? keyOf(value) : '';
+  let code = column.index?.get(key);
   if (code === undefined) {
     code = column.dict.length;
     column.dict.push(value);
     if (typeof value !== 'string') column.allStrings = false;
-    column.index.set(key, code);
+    column.index?.set(key, code);
   }
   return code;
+}
+
+/** The text index of a dictionary column, current with its dictionary. */
+export function textIndexOf(column: DictColumn): TextIndex {
+  column.text ??= new TextIndex(column.dict);
+  return column.text;
+}
+
+/**
+ * The instant of a stored datetime (D-39: ISO text with milliseconds, UTC): the canonical form is read by
+ * Date.parse and kept only when it prints back to the same text; anything else goes through the grammar's parser.
+ */
+const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+function storedInstant(text: string): number | undefined {
+  if (CANONICAL.test(text)) {
+    const ms = Date.parse(text);
+    if (ms === ms && new Date(ms).toISOString() === text) return ms;
+  }
+  return instantOf(text);
 }
 
 /** The value of a slot as the record holds it (datetimes as ISO text with ms, D-39). */

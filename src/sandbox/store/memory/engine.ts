@@ -14,11 +14,11 @@ import type { CareSpec, ValueType } from '../../../spec/types.ts';
 import type { Column } from '../columns.ts';
 import { fromSql } from '../columns.ts';
 import type { Scope } from '../types.ts';
-import { codeOf, growColumn, makeColumn, numberOf } from './columns.ts';
+import { codeOf, growColumn, makeColumn, numberOf, textIndexOf } from './columns.ts';
 import type { DictColumn, MemoryColumn } from './columns.ts';
 import { applyClause } from './filter.ts';
 import type { FilterContext } from './filter.ts';
-import { insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
+import { compareOn, insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
 import type { OrderContext, Permutation } from './order.ts';
 import { pageSlots } from './page.ts';
 import { sortSlots } from './sort-slots.ts';
@@ -26,6 +26,10 @@ import { sortSlots } from './sort-slots.ts';
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
 const SYNC_LOAD_MAX = 20_000;
 const LOAD_CHUNK = 20_000;
+/** Writes applied at once beyond this (and beyond 5 % of the cases) fill the engine again instead. */
+const REFILL_AT = 2000;
+/** Slots a fill-time permutation key can tell apart (rank x SLOT_SPAN + slot stays an exact double). */
+const SLOT_SPAN = 2 ** 21;
 /** Milliseconds of filling per turn of the event loop. */
 const SLICE_MS = 12;
 
@@ -102,13 +106,23 @@ class Table {
   }
 }
 
+function probeOf(probe: DictColumn, a: number, b: number): DictColumn {
+  probe.codes[0] = a;
+  probe.codes[1] = b;
+  return probe;
+}
+
 export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumns: Column[], options: CaseMemoryOptions = {}): CaseMemory {
   // the fields of the cases list operations, as the bundle declares them
   const types = new Map<string, ValueType | undefined>([['id', 'string']]);
+  // permutations: every sortable field, and every string filter field (its ranges are stretches of it)
   const sortedFields = new Set<string>(['id']);
   for (const op of spec.operations) {
     if (op.list?.itemSchema !== 'Case') continue;
-    for (const f of Object.values(op.list.filterFields)) types.set(f.name, f.type);
+    for (const f of Object.values(op.list.filterFields)) {
+      types.set(f.name, f.type);
+      if (f.type === 'string') sortedFields.add(f.name);
+    }
     for (const f of op.list.sortFields) {
       sortedFields.add(f);
       if (!types.has(f)) types.set(f, undefined);
@@ -162,7 +176,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       if (column === t.id) {
         const code = slot + 1; // ids are unique: slot + 1 is the id's own code
         t.id.dict[code] = encoded[i];
-        t.id.index.set(encoded[i] as string, code);
+        t.id.index!.set(encoded[i] as string, code);
         t.id.codes[slot] = code;
       } else if (column.kind === 'number') column.values[slot] = encoded[i] as number;
       else column.codes[slot] = encoded[i] as number;
@@ -214,12 +228,75 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     }
     for (const t of tables.values()) {
       for (const p of t.permutations.values()) {
-        const slots = new Uint32Array(t.size);
-        for (let s = 0; s < t.size; s++) slots[s] = s;
-        p.slots = yield* sortSlots(slots, permComparator(t.order, p));
+        p.slots = yield* sortedAtFill(t, p);
         p.length = t.size;
+        yield;
+      }
+      // a column of nearly all distinct values keeps no lookup (its memory), except the scope columns
+      for (const column of t.columns.values()) {
+        if (column.kind === 'dict' && column !== t.id && column.field !== 'contract' && t.size >= 10_000 && column.dict.length > t.size / 2) column.index = null;
+        if (column.kind === 'dict' && column.type === 'string') {
+          textIndexOf(column).update();
+          yield;
+        }
       }
     }
+  }
+
+  /**
+   * A permutation at fill time. Slot order is id order then, so "by value, then slot" is the list order: each slot
+   * gets its value's rank among the distinct values, rank x 2^21 + slot is sorted as plain numbers (native, no
+   * comparator). Tables of 2^21 slots or more use the comparator.
+   */
+  function* sortedAtFill(t: Table, p: Permutation): Generator<void, Uint32Array> {
+    const n = t.size;
+    const slots = new Uint32Array(n);
+    for (let s = 0; s < n; s++) slots[s] = s;
+    const column = t.columns.get(p.field)!;
+    if (column === t.id) return slots;
+    if (n >= SLOT_SPAN) return yield* sortSlots(slots, permComparator(t.order, p));
+    const rank = new Float64Array(n);
+    if (column.kind === 'number') {
+      const distinct = Float64Array.from(new Set(column.values.subarray(0, n).filter((x) => x === x))).sort();
+      for (let s = 0; s < n; s++) {
+        const x = column.values[s];
+        if (x !== x) continue; // null first: rank 0
+        let lo = 0;
+        let hi = distinct.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (distinct[mid] < x) lo = mid + 1;
+          else hi = mid;
+        }
+        rank[s] = lo + 1;
+      }
+    } else {
+      const order = new Uint32Array(column.dict.length - 1);
+      for (let c = 1; c < column.dict.length; c++) order[c - 1] = c;
+      yield;
+      // the dictionary's values in the key's order (compareOn on two slots holding them)
+      const type = p.type;
+      const probe = { ...column, codes: new Uint32Array(2) };
+      order.sort((x, y) => {
+        probe.codes[0] = x;
+        probe.codes[1] = y;
+        return compareOn(probe, type, 0, 1);
+      });
+      yield;
+      const rankOfCode = new Float64Array(column.dict.length);
+      let r = 0;
+      for (let i = 0; i < order.length; i++) {
+        if (i === 0 || compareOn(probeOf(probe, order[i - 1], order[i]), type, 0, 1) !== 0) r++;
+        rankOfCode[order[i]] = r;
+      }
+      for (let s = 0; s < n; s++) rank[s] = rankOfCode[column.codes[s]];
+    }
+    yield;
+    const keys = new Float64Array(n);
+    for (let s = 0; s < n; s++) keys[s] = rank[s] * SLOT_SPAN + s;
+    keys.sort();
+    for (let i = 0; i < n; i++) slots[i] = keys[i] % SLOT_SPAN;
+    return slots;
   }
 
   function finish(): void {
@@ -233,14 +310,14 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     const t = tableOf(env);
     if (t.broken) return;
     const row = one.get(env, id) as unknown[] | undefined;
-    const code = t.id.index.get(id);
+    const code = t.id.index!.get(id);
     const slot = code === undefined ? undefined : code - 1;
     if (!row) {
       if (slot === undefined) return;
       for (const p of t.permutations.values()) removeFromPermutation(t.order, p, slot);
       t.alive[slot] = 0;
       t.aliveCount--;
-      t.id.index.delete(id);
+      t.id.index!.delete(id);
       return;
     }
     if (slot !== undefined) {
@@ -284,6 +361,10 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
 
   function settle(): void {
     if (!filled || db.inTransaction) return;
+    let alive = 0;
+    for (const t of tables.values()) alive += t.aliveCount;
+    // a bulk write (seeding): filling again is cheaper than placing each row in every permutation
+    if (pending.length > Math.max(REFILL_AT, alive / 20)) return start();
     while (pending.length > 0) {
       const [env, id] = pending.shift()!;
       refresh(env, id);
@@ -291,23 +372,31 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
   }
 
   const mode = options.load ?? 'auto';
-  // the largest seq bounds the row count without counting the rows
-  const count = mode === 'auto' ? ((db.prepare('SELECT max(seq) FROM cases').pluck(true).get() as number | null) ?? 0) : 0;
-  const filling = fill();
-  if (mode === 'sync' || (mode === 'auto' && count <= SYNC_LOAD_MAX)) {
-    while (!filling.next().done);
-    finish();
-  } else {
+  /** Moves with every (re)start of the fill: a slice of an abandoned fill stops. */
+  let generation = 0;
+  function start(): void {
+    const mine = ++generation;
+    tables.clear();
+    filled = false;
+    pending.length = 0;
+    // the largest seq bounds the row count without counting the rows
+    const count = mode === 'auto' ? ((db.prepare('SELECT max(seq) FROM cases').pluck(true).get() as number | null) ?? 0) : 0;
+    const filling = fill();
+    if (mode === 'sync' || (mode === 'auto' && count <= SYNC_LOAD_MAX)) {
+      while (!filling.next().done);
+      return finish();
+    }
     const slice = () => {
-      if (closed) return;
-      const start = performance.now();
-      while (performance.now() - start < SLICE_MS) {
+      if (closed || generation !== mine) return;
+      const started = performance.now();
+      while (performance.now() - started < SLICE_MS) {
         if (filling.next().done) return finish();
       }
       setImmediate(slice);
     };
     setImmediate(slice);
   }
+  start();
 
   return {
     list(env, scope, query) {
@@ -315,7 +404,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const t = tableOf(env);
       if (t.broken) return undefined;
       const scopeColumn = scope.by === 'customerOrg' ? t.customer : scope.by === 'contract' ? t.columns.get('contract') : undefined;
-      if (!scopeColumn || scopeColumn.kind !== 'dict') return undefined;
+      if (!scopeColumn || scopeColumn.kind !== 'dict' || !scopeColumn.index) return undefined;
       for (const f of query.filters) if (!t.columns.has(f.field)) return undefined;
       for (const k of query.sort) if (!t.columns.has(k.field)) return undefined;
       const inScope = new Uint8Array(scopeColumn.dict.length);
@@ -326,7 +415,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const { mask, alive, size } = t;
       const codes = scopeColumn.codes;
       for (let s = 0; s < size; s++) mask[s] = alive[s] & inScope[codes[s]];
-      const ctx: FilterContext = { column: (field) => t.columns.get(field), operators, size };
+      const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size };
       for (const clause of query.filters) applyClause(mask, clause, ctx);
       let total = 0;
       const matched = t.matched;

@@ -32,6 +32,7 @@ export function compareOn(column: MemoryColumn, type: SortKey['type'], a: number
   if (cb === 0) return 1;
   const u = column.dict[ca];
   const v = column.dict[cb];
+  if (u === v) return 0;
   if (typeof u === 'string' && typeof v === 'string' && (type === 'string' || type === undefined)) return compareCodePoints(u, v);
   // anything else (arrays, mixed types): the grammar's own comparator on the two values
   const key: SortKey = { field: 'v', descending: false, type };
@@ -45,7 +46,10 @@ export function sameOn(column: MemoryColumn, a: number, b: number): boolean {
     const y = column.values[b];
     return x === y || (x !== x && y !== y);
   }
-  return column.codes[a] === column.codes[b];
+  const ca = column.codes[a];
+  const cb = column.codes[b];
+  // a column without a lookup may hold one value under two codes
+  return ca === cb || (ca !== 0 && cb !== 0 && column.index === null && column.dict[ca] === column.dict[cb]);
 }
 
 export function compareIds(ctx: OrderContext, a: number, b: number): number {

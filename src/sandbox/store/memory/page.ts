@@ -70,6 +70,8 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
   const leading = order.slice(0, -1);
   const last = order[order.length - 1];
   const columns = leading.map((k) => input.ctx.column(k.field));
+  // one value may have two codes in a column without a lookup: bucket only by codes that are values
+  if (columns.some((c) => c.kind === 'dict' && c.index === null)) return undefined;
   const matched = input.matched.subarray(0, input.total);
   // bucket of each matched slot: the first slot seen with the same leading values stands for it
   const bucketOf = new Map<number, number>();
