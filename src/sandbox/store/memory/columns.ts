@@ -84,14 +84,36 @@ export function textIndexOf(column: DictColumn): TextIndex {
 }
 
 /**
- * The instant of a stored datetime (D-39: ISO text with milliseconds, UTC): the canonical form is read by
- * Date.parse and kept only when it prints back to the same text; anything else goes through the grammar's parser.
+ * The instant of a stored datetime (D-39: ISO text with milliseconds, UTC, `YYYY-MM-DDTHH:MM:SS.sssZ`): the grammar's
+ * own instant of the date part (cached per day) plus the clock, the sum the grammar's parser makes (coerce.ts
+ * datetimeMillis); any other form, or a clock out of range, goes through the grammar's parser whole.
  */
-const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const midnights = new Map<string, number | undefined>();
 function storedInstant(text: string): number | undefined {
-  if (CANONICAL.test(text)) {
-    const ms = Date.parse(text);
-    if (ms === ms && new Date(ms).toISOString() === text) return ms;
+  if (text.length === 24 && text.charCodeAt(10) === 84 /* T */ && text.charCodeAt(23) === 90 /* Z */ && text.charCodeAt(19) === 46 /* . */) {
+    const digits = (from: number, count: number) => {
+      let n = 0;
+      for (let i = from; i < from + count; i++) {
+        const d = text.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) return -1;
+        n = n * 10 + d;
+      }
+      return n;
+    };
+    const hour = digits(11, 2);
+    const minute = digits(14, 2);
+    const second = digits(17, 2);
+    const milli = digits(20, 3);
+    if (text[13] === ':' && text[16] === ':' && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && milli >= 0) {
+      const day = text.slice(0, 10);
+      let midnight = midnights.get(day);
+      if (midnight === undefined && !midnights.has(day)) {
+        midnight = instantOf(day);
+        if (midnights.size > 100_000) midnights.clear();
+        midnights.set(day, midnight);
+      }
+      if (midnight !== undefined) return midnight + hour * 3_600_000 + minute * 60_000 + second * 1000 + milli;
+    }
   }
   return instantOf(text);
 }

@@ -277,16 +277,17 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       // the dictionary's values in the key's order (compareOn on two slots holding them)
       const type = p.type;
       const probe = { ...column, codes: new Uint32Array(2) };
-      order.sort((x, y) => {
-        probe.codes[0] = x;
-        probe.codes[1] = y;
-        return compareOn(probe, type, 0, 1);
-      });
+      const dict = column.dict;
+      order.sort(
+        column.allStrings && (type === 'string' || type === undefined)
+          ? (x, y) => compareCodePoints(dict[x] as string, dict[y] as string) // compareOn of two strings
+          : (x, y) => compareOn(probeOf(probe, x, y), type, 0, 1),
+      );
       yield;
       const rankOfCode = new Float64Array(column.dict.length);
       let r = 0;
       for (let i = 0; i < order.length; i++) {
-        if (i === 0 || compareOn(probeOf(probe, order[i - 1], order[i]), type, 0, 1) !== 0) r++;
+        if (i === 0 || (dict[order[i - 1]] !== dict[order[i]] && compareOn(probeOf(probe, order[i - 1], order[i]), type, 0, 1) !== 0)) r++;
         rankOfCode[order[i]] = r;
       }
       for (let s = 0; s < n; s++) rank[s] = rankOfCode[column.codes[s]];

@@ -74,36 +74,48 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
   if (columns.some((c) => c.kind === 'dict' && c.index === null)) return undefined;
   const matched = input.matched.subarray(0, input.total);
   // bucket of each matched slot: the first slot seen with the same leading values stands for it
-  const bucketOf = new Map<number, number>();
   const representatives: number[] = [];
   const counts: number[] = [];
-  const valueIds = columns.map(() => new Map<number, number>());
   const slotBucket = new Uint16Array(input.mask.length);
-  for (let i = 0; i < matched.length; i++) {
-    const s = matched[i];
-    let combo = 0;
-    for (let k = 0; k < columns.length; k++) {
-      const c = columns[k];
-      const v = c.kind === 'number' ? c.values[s] : c.codes[s];
-      const key = v !== v ? -1 : v; // every NaN (null) alike
-      let id = valueIds[k].get(key);
-      if (id === undefined) {
-        id = valueIds[k].size;
-        if (id >= MAX_BUCKETS) return undefined;
-        valueIds[k].set(key, id);
+  if (columns.length === 1 && columns[0].kind === 'dict') {
+    // one dictionary-coded leading key: its code is the bucket key, read from an array
+    const { codes } = columns[0];
+    const bucketOfCode = new Int32Array(columns[0].dict.length).fill(-1);
+    for (let i = 0; i < matched.length; i++) {
+      const s = matched[i];
+      let bucket = bucketOfCode[codes[s]];
+      if (bucket === -1) {
+        bucket = representatives.length;
+        if (bucket >= MAX_BUCKETS) return undefined;
+        bucketOfCode[codes[s]] = bucket;
+        representatives.push(s);
+        counts.push(0);
       }
-      combo = combo * MAX_BUCKETS + id;
+      counts[bucket]++;
+      slotBucket[s] = bucket;
     }
-    let bucket = bucketOf.get(combo);
-    if (bucket === undefined) {
-      bucket = representatives.length;
-      if (bucket >= MAX_BUCKETS) return undefined;
-      bucketOf.set(combo, bucket);
-      representatives.push(s);
-      counts.push(0);
+  } else {
+    const bucketOf = new Map<string | number, number>();
+    const single = columns.length === 1 && columns[0].kind === 'number' ? columns[0].values : undefined;
+    for (let i = 0; i < matched.length; i++) {
+      const s = matched[i];
+      let key: string | number;
+      if (single) key = single[s] !== single[s] ? -Infinity : single[s]; // every NaN (null) alike
+      else {
+        key = '';
+        for (const c of columns) key += (c.kind === 'number' ? (c.values[s] !== c.values[s] ? 'null' : c.values[s]) : c.codes[s]) + ',';
+      }
+      let bucket = bucketOf.get(key);
+      if (bucket === undefined) {
+        bucket = representatives.length;
+        if (bucket >= MAX_BUCKETS) return undefined;
+        bucketOf.set(key, bucket);
+        representatives.push(s);
+        counts.push(0);
+      }
+      counts[bucket]++;
+      slotBucket[s] = bucket;
     }
-    counts[bucket]++;
-    slotBucket[s] = bucket;
   }
   const leadingCompare = (a: number, b: number) => {
     for (let k = 0; k < leading.length; k++) {

@@ -1,0 +1,15 @@
+import { openSqliteStorage } from './src/sandbox/store/sqlite.ts';
+import { loadSpec } from './src/spec/index.ts';
+const spec = loadSpec();
+const mb = (n: number) => (n / 2 ** 20).toFixed(0);
+(globalThis as any).gc();
+const m0 = process.memoryUsage();
+console.log('before', mb(m0.rss), mb(m0.heapUsed));
+const t = performance.now();
+const store = openSqliteStorage(spec, { file: process.argv[2], caseLists: (process.argv[3] ?? 'memory') as any, caseMemoryLoad: 'sync' });
+console.log('open ms', (performance.now() - t).toFixed(0));
+const m1 = process.memoryUsage();
+(globalThis as any).gc();
+const m2 = process.memoryUsage();
+console.log('after', mb(m1.rss), mb(m1.heapUsed), 'after gc', mb(m2.rss), mb(m2.heapUsed), 'external', mb(m2.external), 'ab', mb(m2.arrayBuffers));
+store.close();
