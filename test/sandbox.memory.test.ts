@@ -95,7 +95,7 @@ function randomQuery(): string {
     const f = pick(fields);
     const op = pick(f.operators);
     const v = operand(f.name, op);
-    if (v !== null && !v.isWellFormed()) continue; // a slice through a surrogate pair: not a query anyone can send (D-82)
+    if (v !== null && /\p{Surrogate}/u.test(v)) continue; // a slice through a surrogate pair: not a query anyone can send (D-82)
     parts.push(v === null ? `filter[${f.name}][${op}]` : `filter[${f.name}][${op}]=${encodeURIComponent(v)}`);
   }
   const keys = fc.sample(fc.uniqueArray(fc.constantFrom(...list.sortFields), { maxLength: 3 }), { numRuns: 1, seed: Math.floor(random() * 2 ** 31) })[0];
