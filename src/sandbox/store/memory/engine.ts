@@ -21,11 +21,11 @@ import type { FilterContext } from './filter.ts';
 import { compareOn, insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
 import type { OrderContext, Permutation } from './order.ts';
 import { pageSlots } from './page.ts';
-import { sortSlots } from './sort-slots.ts';
+import { sortNumbers, sortSlots } from './sort-slots.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
 const SYNC_LOAD_MAX = 20_000;
-const LOAD_CHUNK = 20_000;
+const LOAD_CHUNK = 5_000;
 /** Writes applied at once beyond this (and beyond 5 % of the cases) fill the engine again instead. */
 const REFILL_AT = 2000;
 /** Slots a fill-time permutation key can tell apart (rank x SLOT_SPAN + slot stays an exact double). */
@@ -236,8 +236,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       for (const column of t.columns.values()) {
         if (column.kind === 'dict' && column !== t.id && column.field !== 'contract' && t.size >= 10_000 && column.dict.length > t.size / 2) column.index = null;
         if (column.kind === 'dict' && column.type === 'string') {
-          textIndexOf(column).update();
-          yield;
+          yield* textIndexOf(column).build();
         }
       }
     }
@@ -259,6 +258,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     if (column.kind === 'number') {
       const distinct = Float64Array.from(new Set(column.values.subarray(0, n).filter((x) => x === x))).sort();
       for (let s = 0; s < n; s++) {
+        if ((s & 0xffff) === 0) yield;
         const x = column.values[s];
         if (x !== x) continue; // null first: rank 0
         let lo = 0;
@@ -271,14 +271,15 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         rank[s] = lo + 1;
       }
     } else {
-      const order = new Uint32Array(column.dict.length - 1);
+      let order: Uint32Array = new Uint32Array(column.dict.length - 1);
       for (let c = 1; c < column.dict.length; c++) order[c - 1] = c;
       yield;
       // the dictionary's values in the key's order (compareOn on two slots holding them)
       const type = p.type;
       const probe = { ...column, codes: new Uint32Array(2) };
       const dict = column.dict;
-      order.sort(
+      order = yield* sortSlots(
+        order,
         column.allStrings && (type === 'string' || type === undefined)
           ? (x, y) => compareCodePoints(dict[x] as string, dict[y] as string) // compareOn of two strings
           : (x, y) => compareOn(probeOf(probe, x, y), type, 0, 1),
@@ -293,9 +294,9 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       for (let s = 0; s < n; s++) rank[s] = rankOfCode[column.codes[s]];
     }
     yield;
-    const keys = new Float64Array(n);
+    let keys: Float64Array = new Float64Array(n);
     for (let s = 0; s < n; s++) keys[s] = rank[s] * SLOT_SPAN + s;
-    keys.sort();
+    keys = yield* sortNumbers(keys);
     for (let i = 0; i < n; i++) slots[i] = keys[i] % SLOT_SPAN;
     return slots;
   }

@@ -5,9 +5,13 @@
 // search of the value offsets; values that hold the separator themselves, and the newest values not yet joined, are
 // tested one by one with the same JavaScript string tests the grammar uses (includes/startsWith/endsWith).
 const SEP = '\uffff';
-/** New values are joined into a chunk once this many have arrived; more than MAX_CHUNKS chunks are merged into one. */
+/**
+ * New values are joined into a chunk once this many have arrived; beyond MAX_CHUNKS chunks, the small ones (written
+ * after the fill) are merged into one. The fill joins FILL_CHUNK values per chunk, yielding between them.
+ */
 const TAIL_MAX = 2048;
-const MAX_CHUNKS = 8;
+const MAX_CHUNKS = 24;
+const FILL_CHUNK = 65_536;
 
 interface Chunk {
   /** Codes of the values, in text order. */
@@ -27,6 +31,23 @@ export class TextIndex {
 
   constructor(private readonly dict: unknown[]) {}
 
+  /** Join the whole dictionary in chunks, yielding between them (the fill). */
+  *build(): Generator<void, void> {
+    const codes: number[] = [];
+    for (let c = this.indexedUpTo; c < this.dict.length; c++) {
+      const v = this.dict[c];
+      if (typeof v === 'string' && !v.includes(SEP)) codes.push(c);
+      else this.loose.push(c);
+      if (codes.length === FILL_CHUNK) {
+        this.chunks.push(this.join(codes.splice(0)));
+        yield;
+      }
+    }
+    if (codes.length > 0) this.chunks.push(this.join(codes));
+    this.indexedUpTo = this.dict.length;
+    yield;
+  }
+
   /** Take in the dictionary's values added since the last call. */
   update(): void {
     const pending: number[] = [];
@@ -38,9 +59,9 @@ export class TextIndex {
     this.loose = this.loose.filter((c) => typeof this.dict[c] !== 'string' || (this.dict[c] as string).includes(SEP));
     if (codes.length === 0) return;
     if (this.chunks.length >= MAX_CHUNKS) {
-      const all = this.chunks.flatMap((chunk) => Array.from(chunk.codes));
-      this.chunks = [];
-      codes.unshift(...all);
+      const small = this.chunks.filter((chunk) => chunk.codes.length < FILL_CHUNK);
+      this.chunks = this.chunks.filter((chunk) => chunk.codes.length >= FILL_CHUNK);
+      codes.unshift(...small.flatMap((chunk) => Array.from(chunk.codes)));
     }
     this.chunks.push(this.join(codes));
   }
