@@ -106,6 +106,18 @@ class Table {
   }
 }
 
+/** mask[s] = alive and in scope. Small functions of typed arrays: the loops the engine runs most. */
+function scopeMask(mask: Uint8Array, alive: Uint8Array, inScope: Uint8Array, codes: Uint32Array, size: number): void {
+  for (let s = 0; s < size; s++) mask[s] = alive[s] & inScope[codes[s]];
+}
+
+/** The matching slots into `matched`; their number. */
+function collect(mask: Uint8Array, matched: Uint32Array, size: number): number {
+  let total = 0;
+  for (let s = 0; s < size; s++) if (mask[s] === 1) matched[total++] = s;
+  return total;
+}
+
 function probeOf(probe: DictColumn, a: number, b: number): DictColumn {
   probe.codes[0] = a;
   probe.codes[1] = b;
@@ -414,14 +426,12 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         const code = scopeColumn.index.get(v);
         if (code !== undefined) inScope[code] = 1;
       }
-      const { mask, alive, size } = t;
-      const codes = scopeColumn.codes;
-      for (let s = 0; s < size; s++) mask[s] = alive[s] & inScope[codes[s]];
+      const { mask, size } = t;
+      scopeMask(mask, t.alive, inScope, scopeColumn.codes, size);
       const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size };
       for (const clause of query.filters) applyClause(mask, clause, ctx);
-      let total = 0;
       const matched = t.matched;
-      for (let s = 0; s < size; s++) if (mask[s] === 1) matched[total++] = s;
+      const total = collect(mask, matched, size);
       const slots = pageSlots({
         ctx: t.order,
         permutation: (field) => t.permutations.get(field),

@@ -65,6 +65,17 @@ export function pageSlots(input: PageInput): number[] {
   return bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
 }
 
+const SMALL = 1024;
+
+/** Every matched value is null or an integer in [0, SMALL). */
+function smallIntegers(values: Float64Array, matched: Uint32Array): boolean {
+  for (let i = 0; i < matched.length; i++) {
+    const x = values[matched[i]];
+    if (x === x && !(x >= 0 && x < SMALL && Math.floor(x) === x)) return false;
+  }
+  return true;
+}
+
 /** Buckets of the leading keys' values, each walked along the last key's permutation. Undefined: too many buckets. */
 function bucketed(input: PageInput, order: SortKey[], from: number, to: number): number[] | undefined {
   const leading = order.slice(0, -1);
@@ -88,6 +99,25 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
         bucket = representatives.length;
         if (bucket >= MAX_BUCKETS) return undefined;
         bucketOfCode[codes[s]] = bucket;
+        representatives.push(s);
+        counts.push(0);
+      }
+      counts[bucket]++;
+      slotBucket[s] = bucket;
+    }
+  } else if (columns.length === 1 && columns[0].kind === 'number' && smallIntegers(columns[0].values, matched)) {
+    // one integer leading key of small values (a status, a priority): the value is the index
+    const { values } = columns[0];
+    const bucketOfValue = new Int32Array(SMALL + 1).fill(-1);
+    for (let i = 0; i < matched.length; i++) {
+      const s = matched[i];
+      const x = values[s];
+      const v = x !== x ? SMALL : x; // null in the last cell
+      let bucket = bucketOfValue[v];
+      if (bucket === -1) {
+        bucket = representatives.length;
+        if (bucket >= MAX_BUCKETS) return undefined;
+        bucketOfValue[v] = bucket;
         representatives.push(s);
         counts.push(0);
       }
