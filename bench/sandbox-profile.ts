@@ -1,6 +1,7 @@
 // In-process profile of GET /cases query classes against the storage alone (no HTTP): the page and the count of a
 // first request (after a write), min of --repeat tries so a loaded machine shows the work, not the queue.
-// Usage: npx tsx bench/sandbox-profile.ts --db FILE [--classes REGEX] [--samples 5] [--repeat 3]
+// Usage: npx tsx bench/sandbox-profile.ts --db FILE [--classes REGEX] [--samples 5] [--repeat 3] [--engine memory|sql]
+// (`--engine sql`: the SQL path alone; `memory`, the default: the column engine of D-84, filled before the first class)
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { parseListQuery } from '../src/grammar/parse.ts';
@@ -8,10 +9,13 @@ import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import { loadSpec } from '../src/spec/index.ts';
 import { pageOf, prng, queryClasses } from './sandbox-classes.ts';
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, classes: { type: 'string' }, samples: { type: 'string', default: '5' }, repeat: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { db: { type: 'string' }, classes: { type: 'string' }, samples: { type: 'string', default: '5' }, repeat: { type: 'string', default: '3' }, engine: { type: 'string', default: 'memory' } } });
 const spec = loadSpec();
 const list = spec.operation('listCases').list!;
-const store = openSqliteStorage(spec, { file: values.db! });
+const opened = performance.now();
+const engine = values.engine === 'sql' ? 'sql' : 'memory-only';
+const store = openSqliteStorage(spec, { file: values.db!, caseLists: engine, caseMemoryLoad: 'sync' });
+console.log(`opened (${values.engine}) in ${(performance.now() - opened).toFixed(0)} ms, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
 const contracts = ['CT0000101', 'CT0000102', 'CT0000103'];
 const customerOrg = (store.get('cases', 'sandbox', 'CS0000001') as any)?.internal.customerOrg ?? 'ORG0000010';
 const rows = store.list('cases', 'sandbox', { by: 'customerOrg', values: [customerOrg] }, { page: { number: 1, size: 500 }, sort: [], filters: [] }, {}).items;

@@ -73,6 +73,14 @@ describe('like without backtracking', () => {
     }), { numRuns: 3000 });
   });
 
+  it('agrees on star-only patterns (the code-unit matcher, D-84) with values holding pairs, lone surrogates and NUL', () => {
+    const pattern = fc.string({ unit: fc.constantFrom('a', 'b', 'ab', '\u0000', '*'), maxLength: 8 });
+    const value = fc.string({ unit: fc.constantFrom('a', 'b', '😀', '\uD83D', '\uDE00', '\u0000'), maxLength: 10 });
+    fc.assert(fc.property(pattern, value, (p, v) => {
+      expect(compileLike(p).test(v), `${p} on ${v}`).toBe(oracle(p, v));
+    }), { numRuns: 3000, seed: 84 });
+  });
+
   it('limits the pattern to 256 code points', () => {
     expect(likeProblem('*'.repeat(256))).toBeNull();
     expect(likeProblem('*'.repeat(257))).toMatch(/longer than 256/);

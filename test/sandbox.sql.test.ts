@@ -14,6 +14,8 @@ const EMAILS = ['ana.silva@customer.example', 'jonas.berg@partner.example', 'li.
 const INSTANTS = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.001Z', '2026-03-15T12:30:00.000Z', '2025-12-31T23:59:59.999Z', '2026-06-01T00:00:00.000Z'];
 
 let store: Storage;
+/** The same data in a storage whose case lists come from the in-memory column engine (D-84); `store` is SQL only. */
+let memoryStore: Storage;
 const items: Record<'cases' | 'comments', Record<string, any>[]> = { cases: [], comments: [] };
 
 function caseRecords(): Record<string, any>[] {
@@ -46,13 +48,19 @@ function commentRecords(): Record<string, any>[] {
 }
 
 beforeAll(() => {
-  store = openSqliteStorage(spec, { file: ':memory:' });
+  store = openSqliteStorage(spec, { file: ':memory:', caseLists: 'sql' });
+  memoryStore = openSqliteStorage(spec, { file: ':memory:', caseLists: 'memory-only' });
   items.cases = caseRecords();
   items.comments = commentRecords();
-  for (const record of items.cases) store.insert('cases', 'sandbox', record, { customerOrg: 'ORG1' });
-  for (const record of items.comments) store.insert('comments', 'sandbox', record, { contract: null });
+  for (const s of [store, memoryStore]) {
+    for (const record of items.cases) s.insert('cases', 'sandbox', record, { customerOrg: 'ORG1' });
+    for (const record of items.comments) s.insert('comments', 'sandbox', record, { contract: null });
+  }
 });
-afterAll(() => store?.close());
+afterAll(() => {
+  store?.close();
+  memoryStore?.close();
+});
 
 function listSpecOf(operationId: string): ListSpec {
   return spec.operation(operationId).list!;
@@ -94,7 +102,7 @@ function valuesFor(operator: string, arity: string, type: ValueType, field: stri
   }
 }
 
-function compare(resource: Resource, operationId: string, data: Record<string, any>[], scope: { by: 'customerOrg' | 'case' | 'contract'; values: string[] }) {
+function compare(resource: Resource, operationId: string, data: Record<string, any>[], scope: { by: 'customerOrg' | 'case' | 'contract'; values: string[] }, store: Storage) {
   const list = listSpecOf(operationId);
   const types = Object.fromEntries(Object.entries(list.filterFields).map(([k, v]) => [k, v.type]));
   let checked = 0;
@@ -124,19 +132,31 @@ function compare(resource: Resource, operationId: string, data: Record<string, a
 
 describe('SQL filters = grammar evaluator', () => {
   it('agrees on cases: every operator of string, integer, datetime and stringArray fields', () => {
-    const checked = compare('cases', 'listCases', items.cases, { by: 'customerOrg', values: ['ORG1'] });
+    const checked = compare('cases', 'listCases', items.cases, { by: 'customerOrg', values: ['ORG1'] }, store);
     expect(checked).toBeGreaterThan(300);
   });
 
   it('agrees on cases in a partner scope (contract IN ...): counts from the maintained groups and their complements', () => {
     // cases without a contract are outside every contract scope: a complement count must not include them (D-49)
-    const checked = compare('cases', 'listCases', items.cases, { by: 'contract', values: ['CT0000101', 'Printer'] });
+    const checked = compare('cases', 'listCases', items.cases, { by: 'contract', values: ['CT0000101', 'Printer'] }, store);
     expect(checked).toBeGreaterThan(300);
   });
 
   it('agrees on comments: boolean fields', () => {
-    const checked = compare('comments', 'listCaseComments', items.comments, { by: 'case', values: ['CS0010001'] });
+    const checked = compare('comments', 'listCaseComments', items.comments, { by: 'case', values: ['CS0010001'] }, store);
     expect(checked).toBeGreaterThan(50);
+  });
+});
+
+describe('memory column engine filters = grammar evaluator (D-84)', () => {
+  it('agrees on cases in a customer scope: every operator of every field type', () => {
+    const checked = compare('cases', 'listCases', items.cases, { by: 'customerOrg', values: ['ORG1'] }, memoryStore);
+    expect(checked).toBeGreaterThan(300);
+  });
+
+  it('agrees on cases in a partner scope (contract IN ...)', () => {
+    const checked = compare('cases', 'listCases', items.cases, { by: 'contract', values: ['CT0000101', 'Printer'] }, memoryStore);
+    expect(checked).toBeGreaterThan(300);
   });
 
   it('covers every operator on every value type declared', () => {
@@ -150,7 +170,15 @@ describe('SQL filters = grammar evaluator', () => {
   });
 });
 
-describe('SQL order and pages = grammar comparator', () => {
+describe.each([
+  ['SQL', () => store],
+  ['memory column engine', () => memoryStore],
+])('%s order and pages = grammar comparator', (_name, storeOf) => {
+  let store: Storage;
+  beforeAll(() => {
+    store = storeOf();
+  });
+
   it('sorts and pages like compareBySort for random sort keys', () => {
     const list = listSpecOf('listCases');
     const types = Object.fromEntries(Object.entries(list.filterFields).map(([k, v]) => [k, v.type]));

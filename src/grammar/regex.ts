@@ -103,7 +103,35 @@ function wildcardMatcher(pattern: string): Pattern {
   };
 }
 
+/**
+ * The same matcher on UTF-16 code units, for a pattern without `?` and without surrogates: its literal runs can then
+ * only match whole code points of a value, so the code unit positions found by startsWith/indexOf/endsWith are code
+ * point positions and the answer is the same, without splitting the value into code points.
+ */
+function starMatcher(pattern: string): Pattern {
+  const segments = pattern.split('*');
+  const first = segments[0];
+  const last = segments[segments.length - 1];
+  const middle = segments.slice(1, -1).filter((segment) => segment.length > 0);
+  if (segments.length === 1) return { test: (value) => value === pattern };
+  return {
+    test(value: string): boolean {
+      const end = value.length - last.length;
+      if (end < first.length || !value.startsWith(first) || !value.endsWith(last)) return false;
+      let from = first.length;
+      for (const segment of middle) {
+        const at = value.indexOf(segment, from);
+        if (at === -1 || at + segment.length > end) return false;
+        from = at + segment.length;
+      }
+      return true;
+    },
+  };
+}
+
 /** The `like` pattern: whole value, `*` any run (also empty), `?` one code point, all else literal, case-sensitive. */
 export function compileLike(pattern: string): Pattern {
-  return likeCache.get(pattern) ?? remember(likeCache, pattern, wildcardMatcher(pattern));
+  const cached = likeCache.get(pattern);
+  if (cached) return cached;
+  return remember(likeCache, pattern, /[?\uD800-\uDFFF]/.test(pattern) ? wildcardMatcher(pattern) : starMatcher(pattern));
 }

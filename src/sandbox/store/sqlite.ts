@@ -17,6 +17,8 @@ import { orderSql, whereSql } from './list-sql.ts';
 import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
 import { customerViewSql } from './customer-view.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
+import { openCaseMemory } from './memory/engine.ts';
+import type { CaseMemory, CaseMemoryOptions } from './memory/engine.ts';
 import type { Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
 
 const INTERNAL_COLUMNS: Record<Resource, Record<string, string>> = {
@@ -88,6 +90,13 @@ function filteredColumn(query: ListQuery, columnOf: (field: string) => Column): 
 export interface SqliteOptions {
   /** A file path, or `:memory:`. */
   file: string;
+  /**
+   * Who answers the lists of cases (D-84): `memory` (default) the in-memory column engine once it is filled, SQL
+   * until then; `sql` SQL only; `memory-only` (tests) throws where the engine does not answer, to prove it did.
+   */
+  caseLists?: 'memory' | 'sql' | 'memory-only';
+  /** How the column engine is filled at open. */
+  caseMemoryLoad?: CaseMemoryOptions['load'];
 }
 
 export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Storage {
@@ -150,6 +159,30 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     recordColumns[resource] = [...columns[resource].map((c) => `"${c.column}"`), ...internal].join(', ');
   }
 
+  const caseMemory: CaseMemory | undefined = options.caseLists === 'sql' ? undefined : openCaseMemory(spec, db, columns.cases, { load: options.caseMemoryLoad });
+  /** A statement wrote case `id`: the column engine reads it back once committed. */
+  const touched = (resource: Resource, env: string, id: unknown) => {
+    if (resource === 'cases' && caseMemory && typeof id === 'string') caseMemory.touched(env, id);
+  };
+
+  /** The page's records by id, in the order of `ids`. */
+  function casesById(env: string, ids: string[]): Record<string, any>[] {
+    if (ids.length === 0) return [];
+    const cols = columns.cases;
+    const rows = prepare(`SELECT ${cols.map((c) => `"${c.column}"`).join(', ')} FROM cases WHERE env = ? AND id IN (SELECT value FROM json_each(?))`)
+      .raw(true)
+      .all(env, JSON.stringify(ids)) as unknown[][];
+    const idAt = cols.findIndex((c) => c.field === 'id');
+    const byId = new Map(rows.map((row) => [row[idAt] as string, row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) throw new Error(`case ${id} of a memory page is not in the database`);
+      const record: Record<string, any> = {};
+      for (let i = 0; i < cols.length; i++) record[cols[i].field] = fromSql(cols[i].kind, row[i]);
+      return record;
+    });
+  }
+
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
@@ -190,8 +223,16 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   }
 
   const storage: Storage = {
-    transaction: (fn) => db.transaction(fn)(),
+    transaction(fn) {
+      if (db.inTransaction) return db.transaction(fn)();
+      try {
+        return db.transaction(fn)();
+      } finally {
+        caseMemory?.settle(); // committed or rolled back: the engine reads back what it touched
+      }
+    },
     version: (resource) => versions.get(resource) ?? 0,
+    whenListsReady: () => caseMemory?.whenReady() ?? Promise.resolve(),
     nextId(prefix, start = 1) {
       const row = prepare('INSERT INTO sequences (prefix, value) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET value = value + 1 RETURNING value').get(prefix, start) as any;
       return prefix + String(row.value).padStart(7, '0');
@@ -219,6 +260,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       }
       prepare(`INSERT INTO ${resource} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...values);
       bump(resource);
+      touched(resource, env, record.id);
     },
     get(resource, env, id) {
       const row = prepare(`SELECT ${recordColumns[resource]} FROM ${resource} WHERE env = ? AND id = ?`).get(env, id);
@@ -240,10 +282,13 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       if (sets.length === 0) return;
       prepare(`UPDATE ${resource} SET ${sets.join(', ')} WHERE env = ? AND id = ?`).run(...values, env, id);
       bump(resource);
+      touched(resource, env, id);
+      if ('id' in changes) touched(resource, env, changes.id);
     },
     remove(resource, env, id) {
       prepare(`DELETE FROM ${resource} WHERE env = ? AND id = ?`).run(env, id);
       bump(resource);
+      touched(resource, env, id);
     },
     findAll(resource, env, scope) {
       const s = scopeSql(scope);
@@ -266,6 +311,22 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
       const version = versions.get(resource) ?? 0;
       const cached = countCache.get(key);
+      // D-84: cases from the column engine (count and page ids), records by id; SQL while it cannot answer
+      if (resource === 'cases' && caseMemory && !hidden) {
+        const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
+        const cachedPage = pageCache.get(pageKey);
+        if (cached && cached.version === version && cachedPage && cachedPage.version === version) return { items: cachedPage.items, totalCount: cached.count };
+        const answer = caseMemory.list(env, scope, query);
+        if (answer) {
+          const items = casesById(env, answer.ids);
+          if (pageCache.size >= 300) pageCache.delete(pageCache.keys().next().value!);
+          pageCache.set(pageKey, { version, items });
+          if (countCache.size > 2000) countCache.clear();
+          countCache.set(key, { version, count: answer.totalCount });
+          return { items, totalCount: answer.totalCount };
+        }
+        if (options.caseLists === 'memory-only') throw new Error('the case column engine did not answer');
+      }
       let totalCount = cached && cached.version === version ? cached.count : undefined;
       // D-49/D-50: a cases count that needs no row scan is taken first, so the page can be planned with it
       const countCtx: CaseCountContext | undefined = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract')
@@ -336,7 +397,10 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       }
       return out;
     },
-    close: () => db.close(),
+    close: () => {
+      caseMemory?.close();
+      db.close();
+    },
   };
   return storage;
 }

@@ -106,6 +106,8 @@ export interface Storage extends DeliveryStorage {
   contractReference(env: Environment, contract: string, account: string): { reference: string | null; updatedAt: string } | undefined;
   setContractReference(env: Environment, contract: string, account: string, reference: string | null, updatedAt: string): void;
 
+  /** Resolves when the lists that have an in-memory engine (cases, D-84) are answered by it. */
+  whenListsReady(): Promise<void>;
   /** Moves with every write to that table: something read from it stays current while this is unchanged. */
   version(resource: Resource): number;
   /** Rows changed by writes since the storage was opened (a rejected request must not move it). */

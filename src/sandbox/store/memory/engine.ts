@@ -1,0 +1,459 @@
+// In-memory column engine of the case lists (decision D-84). SQLite stays the store of record; this holds, per
+// environment, the filterable and sortable fields of every case (read from the bundle: the cases list operation's
+// filter and sort fields) in columns, with one sorted permutation per sortable field, and answers a list with the
+// exact totalCount and the ids of its page. The records of the page are then read from SQLite by id.
+//
+// It never disagrees with the database: a write to cases is applied after it is committed, by reading the row back
+// (writes inside a transaction are applied when the outermost one ends, committed or rolled back; until then lists
+// are answered by SQL). It is filled at open: synchronously for a small table, else in slices between requests,
+// with SQL answering until it is complete.
+import type Database from 'better-sqlite3';
+import { compareCodePoints } from '../../../grammar/compare.ts';
+import type { ListQuery } from '../../../grammar/types.ts';
+import type { CareSpec, ValueType } from '../../../spec/types.ts';
+import type { Column } from '../columns.ts';
+import { fromSql } from '../columns.ts';
+import type { Scope } from '../types.ts';
+import { codeOf, growColumn, makeColumn, numberOf, textIndexOf } from './columns.ts';
+import type { DictColumn, MemoryColumn } from './columns.ts';
+import { applyClause } from './filter.ts';
+import type { FilterContext } from './filter.ts';
+import { compareOn, insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
+import type { OrderContext, Permutation } from './order.ts';
+import { pageSlots } from './page.ts';
+import { sortNumbers, sortSlots } from './sort-slots.ts';
+
+/** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
+const SYNC_LOAD_MAX = 20_000;
+const LOAD_CHUNK = 5_000;
+/** Writes applied at once beyond this (and beyond 5 % of the cases) fill the engine again instead. */
+const REFILL_AT = 2000;
+/** Slots a fill-time permutation key can tell apart (rank x SLOT_SPAN + slot stays an exact double). */
+const SLOT_SPAN = 2 ** 21;
+/** Milliseconds of filling per turn of the event loop. */
+const SLICE_MS = 12;
+
+export interface CaseMemoryOptions {
+  /** `auto` (default): synchronously up to SYNC_LOAD_MAX cases, else in the background. */
+  load?: 'auto' | 'sync' | 'background';
+}
+
+export interface CaseMemory {
+  /** The exact count and the page's ids, or undefined when SQL must answer (not filled yet, open transaction...). */
+  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[] } | undefined;
+  /** A statement wrote the case `id` (insert, update, remove). */
+  touched(env: string, id: string): void;
+  /** The outermost transaction ended (committed or rolled back): apply what it touched as the database now has it. */
+  settle(): void;
+  /** Filled and current. */
+  ready(): boolean;
+  /** Resolves when filled. */
+  whenReady(): Promise<void>;
+  close(): void;
+}
+
+interface FieldSource {
+  field: string;
+  type: ValueType | undefined;
+  sql: Column;
+}
+
+class Table {
+  size = 0;
+  capacity = 0;
+  alive = new Uint8Array(0);
+  aliveCount = 0;
+  idRank = new Float64Array(0);
+  columns = new Map<string, MemoryColumn>();
+  customer: DictColumn;
+  id: DictColumn;
+  permutations = new Map<string, Permutation>();
+  /** A value the engine cannot hold exactly was met: SQL answers this environment's lists. */
+  broken = false;
+  mask = new Uint8Array(0);
+  matched = new Uint32Array(0);
+  order: OrderContext;
+
+  constructor(fields: FieldSource[], sorted: string[]) {
+    for (const f of fields) this.columns.set(f.field, makeColumn(f.field, f.type, 0));
+    this.customer = makeColumn('customerOrg', 'string', 0) as DictColumn;
+    this.id = this.columns.get('id') as DictColumn;
+    for (const field of sorted) this.permutations.set(field, { field, type: fields.find((f) => f.field === field)!.type, slots: new Uint32Array(0), length: 0 });
+    const table = this;
+    this.order = {
+      column: (field) => table.columns.get(field)!,
+      get idRank() {
+        return table.idRank;
+      },
+      id: this.id,
+    };
+  }
+
+  ensureCapacity(needed: number): void {
+    if (needed <= this.capacity) return;
+    const capacity = Math.max(1024, needed, this.capacity * 2);
+    for (const c of [...this.columns.values(), this.customer]) growColumn(c, capacity);
+    const grow = <T extends Uint8Array | Float64Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(capacity);
+      b.set(a as any);
+      return b;
+    };
+    this.alive = grow(this.alive, (n) => new Uint8Array(n));
+    this.idRank = grow(this.idRank, (n) => new Float64Array(n));
+    this.mask = new Uint8Array(capacity);
+    this.matched = new Uint32Array(capacity);
+    this.capacity = capacity;
+  }
+}
+
+/** mask[s] = alive and in scope. Small functions of typed arrays: the loops the engine runs most. */
+function scopeMask(mask: Uint8Array, alive: Uint8Array, inScope: Uint8Array, codes: Uint32Array, size: number): void {
+  for (let s = 0; s < size; s++) mask[s] = alive[s] & inScope[codes[s]];
+}
+
+/** The matching slots into `matched`; their number. */
+function collect(mask: Uint8Array, matched: Uint32Array, size: number): number {
+  let total = 0;
+  for (let s = 0; s < size; s++) if (mask[s] === 1) matched[total++] = s;
+  return total;
+}
+
+function probeOf(probe: DictColumn, a: number, b: number): DictColumn {
+  probe.codes[0] = a;
+  probe.codes[1] = b;
+  return probe;
+}
+
+export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumns: Column[], options: CaseMemoryOptions = {}): CaseMemory {
+  // the fields of the cases list operations, as the bundle declares them
+  const types = new Map<string, ValueType | undefined>([['id', 'string']]);
+  // permutations: every sortable field, and every string filter field (its ranges are stretches of it)
+  const sortedFields = new Set<string>(['id']);
+  for (const op of spec.operations) {
+    if (op.list?.itemSchema !== 'Case') continue;
+    for (const f of Object.values(op.list.filterFields)) {
+      types.set(f.name, f.type);
+      if (f.type === 'string') sortedFields.add(f.name);
+    }
+    for (const f of op.list.sortFields) {
+      sortedFields.add(f);
+      if (!types.has(f)) types.set(f, undefined);
+    }
+  }
+  const sqlOf = new Map(caseColumns.map((c) => [c.field, c]));
+  const fields: FieldSource[] = [...types].filter(([field]) => sqlOf.has(field)).map(([field, type]) => ({ field, type, sql: sqlOf.get(field)! }));
+  const sorted = [...sortedFields].filter((f) => sqlOf.has(f));
+  const select = ['env', ...fields.map((f) => `"${f.sql.column}"`), 'customer_org'].join(', ');
+  const chunk = db.prepare(`SELECT ${select} FROM cases WHERE (env, id) > (?, ?) ORDER BY env, id LIMIT ?`).raw(true);
+  const one = db.prepare(`SELECT ${select} FROM cases WHERE env = ? AND id = ?`).raw(true);
+  const operators = spec.operators;
+
+  const tables = new Map<string, Table>();
+  const tableOf = (env: string) => {
+    let t = tables.get(env);
+    if (!t) tables.set(env, (t = new Table(fields, sorted)));
+    return t;
+  };
+  let filled = false;
+  let closed = false;
+  const pending: Array<[string, string]> = [];
+  const waiters: Array<() => void> = [];
+
+  /**
+   * A row's values as the columns hold them (numbers; dictionary codes, adding new values; the id's text), or
+   * undefined when one cannot be held exactly.
+   */
+  function encode(t: Table, row: unknown[]): Array<number | string> | undefined {
+    const out: Array<number | string> = [];
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i];
+      const column = t.columns.get(f.field)!;
+      const value = fromSql(f.sql.kind, row[i + 1]);
+      if (column === t.id) {
+        if (typeof value !== 'string') return undefined;
+        out.push(value);
+      } else if (column.kind === 'number') {
+        const x = numberOf(f.type, value);
+        if (x === undefined) return undefined;
+        out.push(x);
+      } else out.push(codeOf(column, value));
+    }
+    out.push(codeOf(t.customer, row[fields.length + 1]));
+    return out;
+  }
+
+  function store(t: Table, slot: number, encoded: Array<number | string>): void {
+    for (let i = 0; i < fields.length; i++) {
+      const column = t.columns.get(fields[i].field)!;
+      if (column === t.id) {
+        const code = slot + 1; // ids are unique: slot + 1 is the id's own code
+        t.id.dict[code] = encoded[i];
+        t.id.index!.set(encoded[i] as string, code);
+        t.id.codes[slot] = code;
+      } else if (column.kind === 'number') column.values[slot] = encoded[i] as number;
+      else column.codes[slot] = encoded[i] as number;
+    }
+    t.customer.codes[slot] = encoded[fields.length] as number;
+  }
+
+  /** The permutations whose field's value differs between the slot and `encoded`. */
+  function changedPermutations(t: Table, slot: number, encoded: Array<number | string>): Permutation[] {
+    const out: Permutation[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      const p = t.permutations.get(fields[i].field);
+      if (!p) continue;
+      const column = t.columns.get(fields[i].field)!;
+      const now = column.kind === 'number' ? column.values[slot] : column === t.id ? t.id.dict[slot + 1] : column.codes[slot];
+      const next = encoded[i];
+      if (!(now === next || (now !== now && next !== next))) out.push(p);
+    }
+    return out;
+  }
+
+  /** Append a row during the fill (rows arrive in id order: slot order is id order, and the rank is the slot). */
+  function append(t: Table, row: unknown[]): void {
+    const slot = t.size;
+    t.ensureCapacity(slot + 1);
+    const encoded = encode(t, row);
+    if (!encoded) {
+      t.broken = true;
+      return;
+    }
+    store(t, slot, encoded);
+    const id = t.id.dict[slot + 1] as string;
+    if (slot > 0 && compareCodePoints(t.id.dict[slot] as string, id) >= 0) t.broken = true; // SQLite's order is not code point order
+    t.idRank[slot] = slot;
+    t.alive[slot] = 1;
+    t.aliveCount++;
+    t.size++;
+  }
+
+  function* fill(): Generator<void, void> {
+    let last: [string, string] = ['', ''];
+    for (;;) {
+      const rows = chunk.all(last[0], last[1], LOAD_CHUNK) as unknown[][];
+      if (rows.length === 0) break;
+      for (const row of rows) append(tableOf(row[0] as string), row);
+      const end = rows[rows.length - 1];
+      last = [end[0] as string, end[1 + fields.findIndex((f) => f.field === 'id')] as string];
+      yield;
+    }
+    for (const t of tables.values()) {
+      for (const p of t.permutations.values()) {
+        p.slots = yield* sortedAtFill(t, p);
+        p.length = t.size;
+        yield;
+      }
+      // a column of nearly all distinct values keeps no lookup (its memory), except the scope columns
+      for (const column of t.columns.values()) {
+        if (column.kind === 'dict' && column !== t.id && column.field !== 'contract' && t.size >= 10_000 && column.dict.length > t.size / 2) column.index = null;
+        if (column.kind === 'dict' && column.type === 'string') {
+          yield* textIndexOf(column).build();
+        }
+      }
+    }
+  }
+
+  /**
+   * A permutation at fill time. Slot order is id order then, so "by value, then slot" is the list order: each slot
+   * gets its value's rank among the distinct values, rank x 2^21 + slot is sorted as plain numbers (native, no
+   * comparator). Tables of 2^21 slots or more use the comparator.
+   */
+  function* sortedAtFill(t: Table, p: Permutation): Generator<void, Uint32Array> {
+    const n = t.size;
+    const slots = new Uint32Array(n);
+    for (let s = 0; s < n; s++) slots[s] = s;
+    const column = t.columns.get(p.field)!;
+    if (column === t.id) return slots;
+    if (n >= SLOT_SPAN) return yield* sortSlots(slots, permComparator(t.order, p));
+    const rank = new Float64Array(n);
+    if (column.kind === 'number') {
+      const distinct = Float64Array.from(new Set(column.values.subarray(0, n).filter((x) => x === x))).sort();
+      for (let s = 0; s < n; s++) {
+        if ((s & 0xffff) === 0) yield;
+        const x = column.values[s];
+        if (x !== x) continue; // null first: rank 0
+        let lo = 0;
+        let hi = distinct.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (distinct[mid] < x) lo = mid + 1;
+          else hi = mid;
+        }
+        rank[s] = lo + 1;
+      }
+    } else {
+      let order: Uint32Array = new Uint32Array(column.dict.length - 1);
+      for (let c = 1; c < column.dict.length; c++) order[c - 1] = c;
+      yield;
+      // the dictionary's values in the key's order (compareOn on two slots holding them)
+      const type = p.type;
+      const probe = { ...column, codes: new Uint32Array(2) };
+      const dict = column.dict;
+      order = yield* sortSlots(
+        order,
+        column.allStrings && (type === 'string' || type === undefined)
+          ? (x, y) => compareCodePoints(dict[x] as string, dict[y] as string) // compareOn of two strings
+          : (x, y) => compareOn(probeOf(probe, x, y), type, 0, 1),
+      );
+      yield;
+      const rankOfCode = new Float64Array(column.dict.length);
+      let r = 0;
+      for (let i = 0; i < order.length; i++) {
+        if (i === 0 || (dict[order[i - 1]] !== dict[order[i]] && compareOn(probeOf(probe, order[i - 1], order[i]), type, 0, 1) !== 0)) r++;
+        rankOfCode[order[i]] = r;
+      }
+      for (let s = 0; s < n; s++) rank[s] = rankOfCode[column.codes[s]];
+    }
+    yield;
+    let keys: Float64Array = new Float64Array(n);
+    for (let s = 0; s < n; s++) keys[s] = rank[s] * SLOT_SPAN + s;
+    keys = yield* sortNumbers(keys);
+    for (let i = 0; i < n; i++) slots[i] = keys[i] % SLOT_SPAN;
+    return slots;
+  }
+
+  function finish(): void {
+    filled = true;
+    settle();
+    for (const w of waiters.splice(0)) w();
+  }
+
+  /** Apply the database's current row of `id` (none: the case is gone). */
+  function refresh(env: string, id: string): void {
+    const t = tableOf(env);
+    if (t.broken) return;
+    const row = one.get(env, id) as unknown[] | undefined;
+    const code = t.id.index!.get(id);
+    const slot = code === undefined ? undefined : code - 1;
+    if (!row) {
+      if (slot === undefined) return;
+      for (const p of t.permutations.values()) removeFromPermutation(t.order, p, slot);
+      t.alive[slot] = 0;
+      t.aliveCount--;
+      t.id.index!.delete(id);
+      return;
+    }
+    if (slot !== undefined) {
+      const encoded = encode(t, row);
+      if (!encoded) {
+        t.broken = true;
+        return;
+      }
+      // out of a permutation while the old value is still there, back in with the new one
+      const changed = changedPermutations(t, slot, encoded);
+      for (const p of changed) removeFromPermutation(t.order, p, slot);
+      store(t, slot, encoded);
+      for (const p of changed) insertIntoPermutation(t.order, p, slot);
+      return;
+    }
+    const encoded = encode(t, row);
+    if (!encoded) {
+      t.broken = true;
+      return;
+    }
+    const fresh = t.size;
+    t.ensureCapacity(fresh + 1);
+    store(t, fresh, encoded);
+    t.size++;
+    t.alive[fresh] = 1;
+    t.aliveCount++;
+    // rank between the neighbours in id order (equal ranks fall back to comparing the ids)
+    const byId = t.permutations.get('id')!;
+    let lo = 0;
+    let hi = byId.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareCodePoints(t.id.dict[byId.slots[mid] + 1] as string, id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const before = lo > 0 ? t.idRank[byId.slots[lo - 1]] : undefined;
+    const after = lo < byId.length ? t.idRank[byId.slots[lo]] : undefined;
+    t.idRank[fresh] = before === undefined ? (after === undefined ? 0 : after - 1) : after === undefined ? before + 1 : before + (after - before) / 2;
+    for (const p of t.permutations.values()) insertIntoPermutation(t.order, p, fresh);
+  }
+
+  function settle(): void {
+    if (!filled || db.inTransaction) return;
+    let alive = 0;
+    for (const t of tables.values()) alive += t.aliveCount;
+    // a bulk write (seeding): filling again is cheaper than placing each row in every permutation
+    if (pending.length > Math.max(REFILL_AT, alive / 20)) return start();
+    while (pending.length > 0) {
+      const [env, id] = pending.shift()!;
+      refresh(env, id);
+    }
+  }
+
+  const mode = options.load ?? 'auto';
+  /** Moves with every (re)start of the fill: a slice of an abandoned fill stops. */
+  let generation = 0;
+  function start(): void {
+    const mine = ++generation;
+    tables.clear();
+    filled = false;
+    pending.length = 0;
+    // the largest seq bounds the row count without counting the rows
+    const count = mode === 'auto' ? ((db.prepare('SELECT max(seq) FROM cases').pluck(true).get() as number | null) ?? 0) : 0;
+    const filling = fill();
+    if (mode === 'sync' || (mode === 'auto' && count <= SYNC_LOAD_MAX)) {
+      while (!filling.next().done);
+      return finish();
+    }
+    const slice = () => {
+      if (closed || generation !== mine) return;
+      const started = performance.now();
+      while (performance.now() - started < SLICE_MS) {
+        if (filling.next().done) return finish();
+      }
+      setImmediate(slice);
+    };
+    setImmediate(slice);
+  }
+  start();
+
+  return {
+    list(env, scope, query) {
+      if (!filled || pending.length > 0 || db.inTransaction) return undefined;
+      const t = tableOf(env);
+      if (t.broken) return undefined;
+      const scopeColumn = scope.by === 'customerOrg' ? t.customer : scope.by === 'contract' ? t.columns.get('contract') : undefined;
+      if (!scopeColumn || scopeColumn.kind !== 'dict' || !scopeColumn.index) return undefined;
+      for (const f of query.filters) if (!t.columns.has(f.field)) return undefined;
+      for (const k of query.sort) if (!t.columns.has(k.field)) return undefined;
+      const inScope = new Uint8Array(scopeColumn.dict.length);
+      for (const v of scope.values) {
+        const code = scopeColumn.index.get(v);
+        if (code !== undefined) inScope[code] = 1;
+      }
+      const { mask, size } = t;
+      scopeMask(mask, t.alive, inScope, scopeColumn.codes, size);
+      const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size };
+      for (const clause of query.filters) applyClause(mask, clause, ctx);
+      const matched = t.matched;
+      const total = collect(mask, matched, size);
+      const slots = pageSlots({
+        ctx: t.order,
+        permutation: (field) => t.permutations.get(field),
+        mask,
+        matched,
+        total,
+        alive: t.aliveCount,
+        keys: query.sort,
+        offset: (query.page.number - 1) * query.page.size,
+        size: query.page.size,
+      });
+      return { totalCount: total, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string) };
+    },
+    touched(env, id) {
+      pending.push([env, id]);
+      settle();
+    },
+    settle,
+    ready: () => filled && pending.length === 0,
+    whenReady: () => (filled ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+    close() {
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,283 @@
+// Filter clauses over the in-memory columns (decision D-84), with the grammar's semantics (D-22) by construction:
+// a dictionary-coded field is judged once per distinct value by the grammar's own `matchesClause` (or a test proved
+// equal to it for the plain string operators), then every slot reads its code's answer; integers and datetimes are
+// compared as the numbers the grammar compares (compareTyped: integers as numbers, datetimes by instant). A clause
+// no fast form covers (sameas across kinds) runs `matchesClause` per slot on the slot's values.
+import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
+import { compileLike, compileRegex } from '../../../grammar/regex.ts';
+import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
+import type { FilterClause } from '../../../grammar/types.ts';
+import type { OperatorSpec } from '../../../spec/types.ts';
+import { keyOf, textIndexOf, valueAt } from './columns.ts';
+import type { TextTest } from './text-index.ts';
+import type { Permutation } from './order.ts';
+import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
+
+export interface FilterContext {
+  column(field: string): MemoryColumn | undefined;
+  /** The field's sorted permutation, if it has one (string ranges are read from it). */
+  permutation(field: string): Permutation | undefined;
+  operators: Record<string, OperatorSpec>;
+  /** Slots 0..size-1 are candidates; `mask[s]` 1 means still matching. */
+  size: number;
+}
+
+/** Clear `mask[s]` of every slot that does not satisfy `clause`. */
+export function applyClause(mask: Uint8Array, clause: FilterClause, ctx: FilterContext): void {
+  const column = ctx.column(clause.field);
+  if (!column) throw new Error(`no memory column for ${clause.field}`);
+  const base = positiveOf(clause.operator, ctx.operators);
+  const negated = base !== null;
+  const operator = base ?? clause.operator;
+  if (operator === 'exists') {
+    if (negated) mask.fill(0, 0, ctx.size); // every declared field is present on every case (D-05)
+    return;
+  }
+  if (operator === 'sameas') return sameAs(mask, clause, column, negated, ctx);
+  if (column.kind === 'dict') return dictClause(mask, clause, column, operator, negated, ctx);
+  return numberClause(mask, clause, column, operator, negated, ctx);
+}
+
+/** Per distinct value: does the grammar's positive (or negative) operator hold? */
+function dictAnswers(clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): Uint8Array {
+  const { dict } = column;
+  const ok = new Uint8Array(dict.length);
+  const plainString = column.type === 'string' && clause.values.every((v) => typeof v === 'string');
+  if (plainString && (operator === 'eq' || operator === 'in') && column.index) {
+    // string equality is code point equality (compareCodePoints = 0): the dictionary's own lookup
+    for (const v of clause.values) {
+      const code = column.index.get(keyOf(v));
+      if (code !== undefined) ok[code] = 1;
+    }
+  } else if (plainString && column.allStrings && TEXT_SEARCH[operator]) {
+    // substring search over all distinct values at once (text-index.ts)
+    const text = textIndexOf(column);
+    for (const v of clause.values) text.mark(TEXT_SEARCH[operator], v as string, ok);
+  } else if (plainString && column.allStrings && operator === 'like') {
+    const pattern = clause.values[0] as string;
+    const shape = likeShape(pattern);
+    if (shape?.test === 'all') ok.fill(1, 1);
+    else if (shape) textIndexOf(column).mark(shape.test, shape.x, ok);
+    else {
+      // the values holding the pattern's longest literal run, then the grammar's matcher on those only
+      const runs = pattern.split(/[*?]/).filter((run) => run.length > 0);
+      const test = STRING_TESTS.like([pattern]);
+      if (runs.length === 0) for (let c = 1; c < dict.length; c++) ok[c] = test(dict[c] as string) ? 1 : 0;
+      else {
+        const longest = runs.reduce((a, b) => (b.length > a.length ? b : a));
+        textIndexOf(column).mark('contains', longest, ok);
+        for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
+      }
+    }
+  } else if (plainString && STRING_TESTS[operator] && column.allStrings) {
+    // every value is a string (null aside): the grammar's test on a string value (evaluate.ts), null false
+    const test = STRING_TESTS[operator](clause.values as string[]);
+    for (let c = 1; c < dict.length; c++) ok[c] = test(dict[c] as string) ? 1 : 0;
+  } else {
+    const positive = { ...clause, operator };
+    for (let c = 0; c < dict.length; c++) ok[c] = matchesClause({ [clause.field]: dict[c] }, positive, ctx.operators) ? 1 : 0;
+    return negated ? flip(ok) : ok;
+  }
+  // null: true only for the operators that are true on null (D-22)
+  if (operator === 'null' || operator === 'empty') ok[0] = 1;
+  return negated ? flip(ok) : ok;
+}
+
+function flip(ok: Uint8Array): Uint8Array {
+  for (let c = 0; c < ok.length; c++) ok[c] ^= 1;
+  return ok;
+}
+
+/**
+ * A `like` pattern that is one text test (D-22): without `?` and surrogates (code units are then code points),
+ * `x` is equality, `*x*` contains, `x*` startswith, `*x` endswith, `*` any string. Null for any other pattern.
+ */
+function likeShape(pattern: string): { test: TextTest | 'all'; x: string } | null {
+  if (/[?\uD800-\uDFFF]/.test(pattern)) return null;
+  const segments = pattern.split('*');
+  if (segments.length === 1) return { test: 'eq', x: pattern };
+  const first = segments[0];
+  const last = segments[segments.length - 1];
+  const middle = segments.slice(1, -1).filter((segment) => segment.length > 0);
+  if (first === '' && last === '' && middle.length === 0) return { test: 'all', x: '' };
+  if (first === '' && last === '' && middle.length === 1) return { test: 'contains', x: middle[0] };
+  if (middle.length === 0 && last === '') return { test: 'startswith', x: first };
+  if (middle.length === 0 && first === '') return { test: 'endswith', x: last };
+  return null;
+}
+
+const TEXT_SEARCH: Record<string, TextTest> = { eq: 'eq', in: 'eq', contains: 'contains', startswith: 'startswith', endswith: 'endswith' };
+
+/**
+ * The positive operators on a non-null string value, as evaluate.ts defines them (code point order by
+ * compareCodePoints, `like` and `match` by the grammar's own compiled patterns). `like` first rules out values that
+ * lack one of the pattern's literal runs (a necessary condition), so the exact matcher runs on few values.
+ */
+const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean> = {
+  null: () => () => false,
+  empty: () => (v) => v === '',
+  lt: ([b]) => (v) => compareCodePoints(v, b) < 0,
+  le: ([b]) => (v) => compareCodePoints(v, b) <= 0,
+  gt: ([b]) => (v) => compareCodePoints(v, b) > 0,
+  ge: ([b]) => (v) => compareCodePoints(v, b) >= 0,
+  between: ([lo, hi]) => (v) => compareCodePoints(v, lo) >= 0 && compareCodePoints(v, hi) <= 0,
+  contains: ([x]) => (v) => v.includes(x),
+  startswith: ([x]) => (v) => v.startsWith(x),
+  endswith: ([x]) => (v) => v.endsWith(x),
+  like: ([pattern]) => {
+    const runs = pattern.split(/[*?]/).filter((run) => run.length > 0);
+    const like = compileLike(pattern);
+    return (v) => {
+      for (const run of runs) if (!v.includes(run)) return false;
+      return like.test(v);
+    };
+  },
+  match: ([pattern]) => {
+    const regex = compileRegex(pattern);
+    return (v) => regex.test(v);
+  },
+};
+
+function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): void {
+  const p = ctx.permutation(clause.field);
+  const plain = column.type === 'string' && column.allStrings && clause.values.every((v) => typeof v === 'string');
+  if (p && plain && (RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(clause.values[0] as string)))) {
+    return rangeClause(mask, clause, column, p, operator, negated, ctx);
+  }
+  const ok = dictAnswers(clause, column, operator, negated, ctx);
+  const { codes } = column;
+  for (let s = 0; s < ctx.size; s++) if (mask[s] !== 0 && ok[codes[s]] === 0) mask[s] = 0;
+}
+
+const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
+
+/**
+ * A range of a string field, or the values with a prefix: a stretch of its permutation (values in code point order, null first), found by binary
+ * search, instead of a comparison per value.
+ */
+function rangeClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, p: Permutation, operator: string, negated: boolean, ctx: FilterContext): void {
+  const { codes, dict } = column;
+  const [a, b] = clause.values as string[];
+  /** First position whose (non-null) value passes `pass`; `pass` must be false then true along the permutation. */
+  const first = (pass: (v: string) => boolean) => {
+    let lo = 0;
+    let hi = p.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const code = codes[p.slots[mid]];
+      if (code !== 0 && pass(dict[code] as string)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const nonNull = first(() => true);
+  const atLeast = (x: string) => first((v) => compareCodePoints(v, x) >= 0);
+  const above = (x: string) => first((v) => compareCodePoints(v, x) > 0);
+  // the values starting with a (no surrogates in it: a code unit prefix is a code point prefix) follow a directly
+  const prefixEnd = (from: number) => {
+    let lo = from;
+    let hi = p.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (!(dict[codes[p.slots[mid]]] as string).startsWith(a)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const [from, to] =
+    operator === 'startswith' ? [atLeast(a), prefixEnd(atLeast(a))]
+    : operator === 'lt' ? [nonNull, atLeast(a)]
+    : operator === 'le' ? [nonNull, above(a)]
+    : operator === 'gt' ? [above(a), p.length]
+    : operator === 'ge' ? [atLeast(a), p.length]
+    : [atLeast(a), above(b)];
+  const hits = new Uint8Array(ctx.size);
+  for (let i = from; i < to; i++) hits[p.slots[i]] = 1;
+  const want = negated ? 0 : 1;
+  for (let s = 0; s < ctx.size; s++) if (mask[s] !== 0 && hits[s] !== want) mask[s] = 0;
+}
+
+/** A bound as the number the grammar compares it as, or undefined when it is not of the type (no value matches it). */
+function boundOf(column: NumberColumn, value: unknown): number | undefined {
+  if (column.type === 'integer') return typeof value === 'number' ? value : undefined;
+  return instantOf(value);
+}
+
+function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColumn, operator: string, negated: boolean, ctx: FilterContext): void {
+  const { values } = column;
+  const n = ctx.size;
+  // keep[s] = positive(s) XOR negated; a positive comparison is false on null (NaN compares false)
+  const want = negated ? 0 : 1;
+  const test = (positive: (x: number) => boolean) => {
+    for (let s = 0; s < n; s++) if (mask[s] !== 0 && (positive(values[s]) ? 1 : 0) !== want) mask[s] = 0;
+  };
+  const bounds = clause.values.map((v) => boundOf(column, v));
+  const [a, b] = bounds;
+  switch (operator) {
+    case 'null':
+    case 'empty': // a number is never '' or an array: empty is null
+      return test((x) => x !== x);
+    case 'eq':
+      return a === undefined ? test(() => false) : test((x) => x === a);
+    case 'lt':
+      return a === undefined ? test(() => false) : test((x) => x < a);
+    case 'le':
+      return a === undefined ? test(() => false) : test((x) => x <= a);
+    case 'gt':
+      return a === undefined ? test(() => false) : test((x) => x > a);
+    case 'ge':
+      return a === undefined ? test(() => false) : test((x) => x >= a);
+    case 'between':
+      return a === undefined || b === undefined ? test(() => false) : test((x) => x >= a && x <= b);
+    case 'in': {
+      const set = new Set(bounds.filter((v): v is number => v !== undefined));
+      return test((x) => set.has(x));
+    }
+    default:
+      return perSlot(mask, clause, [column], ctx);
+  }
+}
+
+function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, negated: boolean, ctx: FilterContext): void {
+  const other = ctx.column(String(clause.values[0]));
+  if (!other) throw new Error(`no memory column for ${String(clause.values[0])}`);
+  const want = negated ? 0 : 1;
+  const n = ctx.size;
+  if (column.kind === 'number' && other.kind === 'number' && column.type === other.type) {
+    // both null, or both values and equal (equalTyped of two numbers / two instants)
+    const x = column.values;
+    const y = other.values;
+    for (let s = 0; s < n; s++) {
+      if (mask[s] === 0) continue;
+      const p = x[s] === y[s] || (x[s] !== x[s] && y[s] !== y[s]);
+      if ((p ? 1 : 0) !== want) mask[s] = 0;
+    }
+    return;
+  }
+  if (column.kind === 'dict' && other.kind === 'dict' && column.type === 'string' && other.type === 'string') {
+    // strings (or both null): code point equality is ===
+    const x = column.codes;
+    const y = other.codes;
+    const dx = column.dict;
+    const dy = other.dict;
+    for (let s = 0; s < n; s++) {
+      if (mask[s] === 0) continue;
+      const u = dx[x[s]];
+      const v = dy[y[s]];
+      const p = (u === null && v === null) || (u !== null && v !== null && typeof u === 'string' && u === v);
+      if ((p ? 1 : 0) !== want) mask[s] = 0;
+    }
+    return;
+  }
+  perSlot(mask, clause, [column, other], ctx);
+}
+
+/** The grammar's evaluator on each slot's values: exact for anything the fast forms above do not cover. */
+function perSlot(mask: Uint8Array, clause: FilterClause, columns: MemoryColumn[], ctx: FilterContext): void {
+  for (let s = 0; s < ctx.size; s++) {
+    if (mask[s] === 0) continue;
+    const item: Record<string, unknown> = {};
+    for (const c of columns) item[c.field] = valueAt(c, s);
+    if (!matchesClause(item, clause, ctx.operators)) mask[s] = 0;
+  }
+}

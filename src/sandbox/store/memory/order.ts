@@ -1,0 +1,135 @@
+// Order of the in-memory case lists (decision D-84), equal to the grammar's comparator (compareBySort, D-28): keys in
+// order, null first ascending and last descending, values of the key's type in their order (strings by code point,
+// datetimes by instant), ties by id ascending. One sorted permutation per sortable field (slots by value, then id),
+// kept current on every write; a page walks it and stops after offset + size matches.
+import { compareCodePoints } from '../../../grammar/compare.ts';
+import { compareBySort } from '../../../grammar/evaluate.ts';
+import type { SortKey } from '../../../grammar/types.ts';
+import type { DictColumn, MemoryColumn } from './columns.ts';
+import { valueAt } from './columns.ts';
+
+export interface OrderContext {
+  column(field: string): MemoryColumn;
+  /** Slot -> id rank: non-decreasing in id order; equal ranks are told apart by the ids themselves. */
+  idRank: Float64Array;
+  id: DictColumn;
+}
+
+/** Ascending order of two slots on one column: null first. */
+export function compareOn(column: MemoryColumn, type: SortKey['type'], a: number, b: number): number {
+  if (column.kind === 'number') {
+    const x = column.values[a];
+    const y = column.values[b];
+    if (x === y) return 0;
+    if (x !== x) return y !== y ? 0 : -1;
+    if (y !== y) return 1;
+    return x < y ? -1 : 1;
+  }
+  const ca = column.codes[a];
+  const cb = column.codes[b];
+  if (ca === cb) return 0;
+  if (ca === 0) return -1;
+  if (cb === 0) return 1;
+  const u = column.dict[ca];
+  const v = column.dict[cb];
+  if (u === v) return 0;
+  if (typeof u === 'string' && typeof v === 'string' && (type === 'string' || type === undefined)) return compareCodePoints(u, v);
+  // anything else (arrays, mixed types): the grammar's own comparator on the two values
+  const key: SortKey = { field: 'v', descending: false, type };
+  return compareBySort({ v: u, id: '' }, { v, id: '' }, [key]);
+}
+
+/** Equal on a column (same number, both null, or same code). */
+export function sameOn(column: MemoryColumn, a: number, b: number): boolean {
+  if (column.kind === 'number') {
+    const x = column.values[a];
+    const y = column.values[b];
+    return x === y || (x !== x && y !== y);
+  }
+  const ca = column.codes[a];
+  const cb = column.codes[b];
+  // a column without a lookup may hold one value under two codes
+  return ca === cb || (ca !== 0 && cb !== 0 && column.index === null && column.dict[ca] === column.dict[cb]);
+}
+
+export function compareIds(ctx: OrderContext, a: number, b: number): number {
+  const r = ctx.idRank[a] - ctx.idRank[b];
+  if (r !== 0) return r < 0 ? -1 : 1;
+  if (a === b) return 0;
+  return compareCodePoints(ctx.id.dict[ctx.id.codes[a]] as string, ctx.id.dict[ctx.id.codes[b]] as string);
+}
+
+/** The comparator of sort keys then id, on slots. */
+export function slotComparator(ctx: OrderContext, keys: readonly SortKey[]): (a: number, b: number) => number {
+  const columns = keys.map((k) => ctx.column(k.field));
+  return (a, b) => {
+    for (let i = 0; i < keys.length; i++) {
+      const order = compareOn(columns[i], keys[i].type, a, b);
+      if (order !== 0) return keys[i].descending ? -order : order;
+    }
+    return compareIds(ctx, a, b);
+  };
+}
+
+/** Alive slots ordered by one field ascending, then id. */
+export interface Permutation {
+  field: string;
+  type: SortKey['type'];
+  slots: Uint32Array;
+  length: number;
+}
+
+/** Position of `slot` (by its current values) in the permutation: the first entry not before it. */
+function lowerBound(p: Permutation, compare: (a: number, b: number) => number, slot: number): number {
+  let lo = 0;
+  let hi = p.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(p.slots[mid], slot) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function permComparator(ctx: OrderContext, p: Permutation): (a: number, b: number) => number {
+  return slotComparator(ctx, [{ field: p.field, descending: false, type: p.type }]);
+}
+
+export function insertIntoPermutation(ctx: OrderContext, p: Permutation, slot: number): void {
+  const at = lowerBound(p, permComparator(ctx, p), slot);
+  if (p.length === p.slots.length) {
+    const grown = new Uint32Array(Math.max(16, p.slots.length * 2));
+    grown.set(p.slots);
+    p.slots = grown;
+  }
+  p.slots.copyWithin(at + 1, at, p.length);
+  p.slots[at] = slot;
+  p.length++;
+}
+
+/** Remove `slot`, which must still hold the values it was inserted with. */
+export function removeFromPermutation(ctx: OrderContext, p: Permutation, slot: number): void {
+  const at = lowerBound(p, permComparator(ctx, p), slot);
+  if (p.slots[at] !== slot) throw new Error(`memory permutation of ${p.field} lost slot ${slot}`);
+  p.slots.copyWithin(at, at + 1, p.length);
+  p.length--;
+}
+
+/**
+ * Visit the permutation's slots in the order of the key (descending: value descending, ties still by id ascending,
+ * so a run of equal values is visited forwards); stop when `visit` returns false.
+ */
+export function walk(p: Permutation, column: MemoryColumn, descending: boolean, visit: (slot: number) => boolean): void {
+  const { slots, length } = p;
+  if (!descending) {
+    for (let i = 0; i < length; i++) if (!visit(slots[i])) return;
+    return;
+  }
+  let end = length - 1;
+  while (end >= 0) {
+    let start = end;
+    while (start > 0 && sameOn(column, slots[start - 1], slots[end])) start--;
+    for (let i = start; i <= end; i++) if (!visit(slots[i])) return;
+    end = start - 1;
+  }
+}

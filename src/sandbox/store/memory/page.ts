@@ -1,0 +1,208 @@
+// The page of an in-memory case list (decision D-84): the slots at [offset, offset + size) of the matches in sort
+// order, chosen by the cheaper of
+//   - walking a sort key's permutation and stopping after offset + size matches (~ (offset + size) x slots / matches),
+//   - sorting the matches with the comparator (~ matches x log2 matches comparisons);
+// for several keys, the matches are split into buckets of the leading keys when those have few distinct values (a
+// status, a priority) and each needed bucket walks the last key's permutation; otherwise runs of equal first key are
+// sorted by the other keys.
+import type { SortKey } from '../../../grammar/types.ts';
+import type { MemoryColumn } from './columns.ts';
+import type { OrderContext, Permutation } from './order.ts';
+import { compareOn, sameOn, slotComparator, walk } from './order.ts';
+
+/** A comparison costs about this many slots walked (measured at 100k). */
+const COMPARE_COST = 4;
+/** Leading-key combinations beyond this are walked as runs of the first key rather than bucketed. */
+const MAX_BUCKETS = 256;
+
+export interface PageInput {
+  ctx: OrderContext;
+  permutation(field: string): Permutation | undefined;
+  /** 1 for a matching slot. */
+  mask: Uint8Array;
+  /** The matching slots (any order) and how many. */
+  matched: Uint32Array;
+  total: number;
+  /** Alive slots (the length of every permutation). */
+  alive: number;
+  keys: SortKey[];
+  offset: number;
+  size: number;
+}
+
+const sortCost = (n: number) => n * Math.log2(n + 2) * COMPARE_COST;
+const walkCost = (input: PageInput, wanted: number, among: number) => (wanted * input.alive) / Math.max(among, 1);
+
+function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from: number, to: number): number[] {
+  const copy = Uint32Array.from(slots);
+  copy.sort(slotComparator(input.ctx, keys));
+  return Array.from(copy.subarray(from, to));
+}
+
+/** Walk one key's permutation, keeping slots that pass `keep`, and return the [from, to) of them. */
+function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, from: number, to: number): number[] {
+  const p = input.permutation(key.field)!;
+  const out: number[] = [];
+  let seen = 0;
+  walk(p, input.ctx.column(key.field), key.descending, (slot) => {
+    if (!keep(slot)) return true;
+    if (seen++ >= from) out.push(slot);
+    return seen < to;
+  });
+  return out;
+}
+
+export function pageSlots(input: PageInput): number[] {
+  const { total, offset, keys } = input;
+  const to = Math.min(total, offset + input.size);
+  if (offset >= to) return [];
+  const order: SortKey[] = keys.length > 0 ? keys : [{ field: 'id', descending: false, type: 'string' }];
+  const matched = () => input.matched.subarray(0, total);
+  const canWalk = order.every((k) => input.permutation(k.field) !== undefined);
+  if (!canWalk || sortCost(total) <= walkCost(input, to, total)) return sortedSlice(input, matched(), order, offset, to);
+  const mask = input.mask;
+  if (order.length === 1) return walked(input, order[0], (s) => mask[s] === 1, offset, to);
+  return bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
+}
+
+const SMALL = 1024;
+
+/** Every matched value is null or an integer in [0, SMALL). */
+function smallIntegers(values: Float64Array, matched: Uint32Array): boolean {
+  for (let i = 0; i < matched.length; i++) {
+    const x = values[matched[i]];
+    if (x === x && !(x >= 0 && x < SMALL && Math.floor(x) === x)) return false;
+  }
+  return true;
+}
+
+/** Buckets of the leading keys' values, each walked along the last key's permutation. Undefined: too many buckets. */
+function bucketed(input: PageInput, order: SortKey[], from: number, to: number): number[] | undefined {
+  const leading = order.slice(0, -1);
+  const last = order[order.length - 1];
+  const columns = leading.map((k) => input.ctx.column(k.field));
+  // one value may have two codes in a column without a lookup: bucket only by codes that are values
+  if (columns.some((c) => c.kind === 'dict' && c.index === null)) return undefined;
+  const matched = input.matched.subarray(0, input.total);
+  // bucket of each matched slot: the first slot seen with the same leading values stands for it
+  const representatives: number[] = [];
+  const counts: number[] = [];
+  const slotBucket = new Uint16Array(input.mask.length);
+  if (columns.length === 1 && columns[0].kind === 'dict') {
+    // one dictionary-coded leading key: its code is the bucket key, read from an array
+    const { codes } = columns[0];
+    const bucketOfCode = new Int32Array(columns[0].dict.length).fill(-1);
+    for (let i = 0; i < matched.length; i++) {
+      const s = matched[i];
+      let bucket = bucketOfCode[codes[s]];
+      if (bucket === -1) {
+        bucket = representatives.length;
+        if (bucket >= MAX_BUCKETS) return undefined;
+        bucketOfCode[codes[s]] = bucket;
+        representatives.push(s);
+        counts.push(0);
+      }
+      counts[bucket]++;
+      slotBucket[s] = bucket;
+    }
+  } else if (columns.length === 1 && columns[0].kind === 'number' && smallIntegers(columns[0].values, matched)) {
+    // one integer leading key of small values (a status, a priority): the value is the index
+    const { values } = columns[0];
+    const bucketOfValue = new Int32Array(SMALL + 1).fill(-1);
+    for (let i = 0; i < matched.length; i++) {
+      const s = matched[i];
+      const x = values[s];
+      const v = x !== x ? SMALL : x; // null in the last cell
+      let bucket = bucketOfValue[v];
+      if (bucket === -1) {
+        bucket = representatives.length;
+        if (bucket >= MAX_BUCKETS) return undefined;
+        bucketOfValue[v] = bucket;
+        representatives.push(s);
+        counts.push(0);
+      }
+      counts[bucket]++;
+      slotBucket[s] = bucket;
+    }
+  } else {
+    const bucketOf = new Map<string | number, number>();
+    const single = columns.length === 1 && columns[0].kind === 'number' ? columns[0].values : undefined;
+    for (let i = 0; i < matched.length; i++) {
+      const s = matched[i];
+      let key: string | number;
+      if (single) key = single[s] !== single[s] ? -Infinity : single[s]; // every NaN (null) alike
+      else {
+        key = '';
+        for (const c of columns) key += (c.kind === 'number' ? (c.values[s] !== c.values[s] ? 'null' : c.values[s]) : c.codes[s]) + ',';
+      }
+      let bucket = bucketOf.get(key);
+      if (bucket === undefined) {
+        bucket = representatives.length;
+        if (bucket >= MAX_BUCKETS) return undefined;
+        bucketOf.set(key, bucket);
+        representatives.push(s);
+        counts.push(0);
+      }
+      counts[bucket]++;
+      slotBucket[s] = bucket;
+    }
+  }
+  const leadingCompare = (a: number, b: number) => {
+    for (let k = 0; k < leading.length; k++) {
+      const o = compareOn(columns[k], leading[k].type, a, b);
+      if (o !== 0) return leading[k].descending ? -o : o;
+    }
+    return 0;
+  };
+  const bucketOrder = representatives.map((_, b) => b).sort((a, b) => leadingCompare(representatives[a], representatives[b]));
+  const out: number[] = [];
+  let start = 0;
+  for (const b of bucketOrder) {
+    const end = start + counts[b];
+    if (end > from && start < to) {
+      const lo = Math.max(from, start) - start;
+      const hi = Math.min(to, end) - start;
+      const mask = input.mask;
+      if (sortCost(counts[b]) <= walkCost(input, hi, counts[b])) {
+        const slots = matched.filter((s) => slotBucket[s] === b);
+        out.push(...sortedSlice(input, slots, [last], lo, hi));
+      } else out.push(...walked(input, last, (s) => mask[s] === 1 && slotBucket[s] === b, lo, hi));
+    }
+    start = end;
+    if (start >= to) break;
+  }
+  return out;
+}
+
+/** Runs of equal first key along its permutation; a run that holds part of the page is sorted by the other keys. */
+function runs(input: PageInput, order: SortKey[], from: number, to: number): number[] {
+  const first = order[0];
+  const p = input.permutation(first.field)!;
+  const column: MemoryColumn = input.ctx.column(first.field);
+  const rest = slotComparator(input.ctx, order.slice(1));
+  const mask = input.mask;
+  const out: number[] = [];
+  let seen = 0;
+  let run: number[] = [];
+  let previous = -1;
+  const flush = () => {
+    if (run.length === 0) return true;
+    const end = seen + run.length;
+    if (end > from) {
+      run.sort(rest);
+      for (let i = Math.max(0, from - seen); i < run.length && seen + i < to; i++) out.push(run[i]);
+    }
+    seen = end;
+    run = [];
+    return seen < to;
+  };
+  let going = true;
+  walk(p, column, first.descending, (slot) => {
+    if (previous !== -1 && !sameOn(column, previous, slot) && !flush()) return (going = false);
+    previous = slot;
+    if (mask[slot] === 1) run.push(slot);
+    return true;
+  });
+  if (going) flush();
+  return out;
+}
