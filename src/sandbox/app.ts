@@ -46,6 +46,8 @@ export interface SandboxOptions {
   db?: string;
   /** Cases seeded into an empty database, per environment (one number for both). */
   seedCases?: number | Record<Environment, number>;
+  /** Who answers lists of cases (D-84): the in-memory column engine (default) or SQLite alone. */
+  caseLists?: 'memory' | 'sql';
   /** Bundle to read (default generated/care-api.yaml). */
   bundle?: string;
   webhooks?: DispatcherOptions;
@@ -73,7 +75,7 @@ export interface Sandbox {
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const spec = sandboxSpec(options.bundle);
   const now = options.now ?? Date.now;
-  const store = openSqliteStorage(spec, { file: options.db ?? ':memory:' });
+  const store = openSqliteStorage(spec, { file: options.db ?? ':memory:', caseLists: options.caseLists });
   const dispatcher = createDispatcher(store, { ...options.webhooks, now });
   const svc: Services = { spec, store, auth: createAuth(store, now), dispatcher, now };
   seedIfEmpty(svc, options.seedCases ?? 300);

@@ -14,6 +14,8 @@ Options:
   --db FILE                database file (default .care/sandbox.db; created and seeded on first start)
   --memory                 keep everything in memory instead
   --seed-cases N           cases per environment seeded into a new database (default 300)
+  --case-lists KIND        who answers lists of cases: memory (default; an in-memory column engine, D-84, about
+                           600 MB at 1M cases) or sql (SQLite alone: slower lists, about 175 MB at 1M cases)
   --write-config FILE      write the conformance-suite config (JSON) of one environment
   --config-env ENV         environment of that config: sandbox (default) or production
   --webhook-retry-delays L comma-separated delays in ms between delivery attempts (default 5s,5m,30m,2h,5h,10h)
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
       db: { type: 'string', default: '.care/sandbox.db' },
       memory: { type: 'boolean', default: false },
       'seed-cases': { type: 'string', default: '300' },
+      'case-lists': { type: 'string', default: 'memory' },
       'write-config': { type: 'string' },
       'config-env': { type: 'string', default: 'sandbox' },
       'webhook-retry-delays': { type: 'string' },
@@ -57,6 +60,8 @@ async function main(): Promise<void> {
     if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} wants a whole number, got ${text}`);
     return n;
   };
+  const caseLists = values['case-lists'];
+  if (caseLists !== 'memory' && caseLists !== 'sql') throw new Error(`--case-lists is memory or sql, got ${caseLists}`);
   const configEnv = values['config-env'] as Environment;
   if (configEnv !== 'sandbox' && configEnv !== 'production') throw new Error('--config-env is sandbox or production');
   const sandbox = await createSandbox({
@@ -64,6 +69,7 @@ async function main(): Promise<void> {
     host: values.host,
     db: values.memory ? ':memory:' : resolve(values.db!),
     seedCases: number('seed-cases', values['seed-cases']!),
+    caseLists,
     agentToken: values['agent-token'],
     logRequests: values['log-requests'],
     ...(values['rate-limit'] ? { rateLimit: number('rate-limit', values['rate-limit']) } : {}),
