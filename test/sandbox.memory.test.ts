@@ -12,6 +12,7 @@ import { compareBySort, matchesFilters } from '../src/grammar/evaluate.ts';
 import { escapeListValue } from '../src/grammar/list-values.ts';
 import { parseListQuery } from '../src/grammar/parse.ts';
 import { numberOf } from '../src/sandbox/store/memory/columns.ts';
+import { prng } from '../src/sandbox/seed.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import type { Scope, Storage } from '../src/sandbox/store/types.ts';
 import { spec } from './helpers/sandbox.ts';
@@ -21,17 +22,6 @@ const WORDS = ['Printer', 'printer', 'VPN', '', 'nul\u0000byte', 'a*b', 'x?y', '
 const EMAILS = ['ana@customer.example', 'jonas@partner.example', 'li@customer.example'];
 const CONTRACTS = ['CT0000101', 'CT0000102', 'CT0000103', null];
 
-/** A small seeded PRNG (mulberry32): the same data and queries on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = prng(84);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
 const iso = (ms: number) => new Date(ms).toISOString();
