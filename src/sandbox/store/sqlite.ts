@@ -165,6 +165,20 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     if (resource === 'cases' && caseMemory && typeof id === 'string') caseMemory.touched(env, id);
   };
 
+  let memoryFailed = false;
+  /** The engine's answer; should it ever throw, SQL answers instead (a list must not become a 500), said once. */
+  function memoryList(env: string, scope: Scope, query: ListQuery): ReturnType<CaseMemory['list']> {
+    if (memoryFailed && options.caseLists !== 'memory-only') return undefined;
+    try {
+      return caseMemory!.list(env, scope, query);
+    } catch (error) {
+      if (options.caseLists === 'memory-only') throw error;
+      memoryFailed = true;
+      process.stderr.write(`care-sandbox: the case column engine failed, SQL answers lists from now on (D-84): ${(error as Error).stack}\n`);
+      return undefined;
+    }
+  }
+
   /** The page's records by id, in the order of `ids`. */
   function casesById(env: string, ids: string[]): Record<string, any>[] {
     if (ids.length === 0) return [];
@@ -316,7 +330,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
         const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
         const cachedPage = pageCache.get(pageKey);
         if (cached && cached.version === version && cachedPage && cachedPage.version === version) return { items: cachedPage.items, totalCount: cached.count };
-        const answer = caseMemory.list(env, scope, query);
+        const answer = memoryList(env, scope, query);
         if (answer) {
           const items = casesById(env, answer.ids);
           if (pageCache.size >= 300) pageCache.delete(pageCache.keys().next().value!);
