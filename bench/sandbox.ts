@@ -9,7 +9,7 @@
 //   4. Cold start (spawn to first 200) on the existing database, RSS after the load.
 // Load generator: a Node http client in this (bench) process; the sandbox and json-server run in their own processes.
 // Usage: npx tsx bench/sandbox.ts [--sizes 10000,100000,1000000] [--samples 10] [--seconds 5] [--dir .care/bench]
-//        [--json-server-max 100000] [--floor-max 100000] [--classes REGEX] [--no-mix]
+//        [--json-server-max 100000] [--floor-max 100000] [--classes REGEX] [--no-mix] [--cpu-prof DIR]
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     'floor-max': { type: 'string', default: '100000' },
     classes: { type: 'string' },
     'no-mix': { type: 'boolean', default: false },
+    /** Write the sandbox's CPU profile (node --cpu-prof) into this directory when it stops. */
+    'cpu-prof': { type: 'string' },
   },
 });
 const sizes = values.sizes!.split(',').map(Number);
@@ -100,7 +102,7 @@ async function token(config: any, account: any): Promise<string> {
 async function startSandbox(db: string) {
   const configFile = `${db}.config.json`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/care-sandbox.js'), '--port', '0', '--db', db, '--write-config', configFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []), join(repoRoot, 'bin/care-sandbox.js'), '--port', '0', '--db', db, '--write-config', configFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   // D-84: lists are answered by SQL until the case column engine is filled; the per-class figures wait for it
   const listsReady = waitForLine(child, /case lists in memory \((\d+) ms after listening\)/).then((m) => performance.now() - t0);
@@ -366,7 +368,9 @@ for (const size of sizes) {
     console.log('one URL repeated (CACHED page and count)'.padEnd(44), fmt(cachedRun.rps, 0).padStart(8), fmt(cachedRun.p50, 2).padStart(8), fmt(cachedRun.p99, 2).padStart(8), String(cachedRun.errors).padStart(8));
     row.cached = cachedRun;
   }
+  const stopped = new Promise((resolve) => sandbox.child.once('exit', resolve));
   sandbox.child.kill('SIGTERM');
+  await stopped; // a --cpu-prof profile is written as it exits
   summary.push(row);
 }
 

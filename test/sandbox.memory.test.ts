@@ -179,6 +179,22 @@ describe('memory column engine on 10k cases (D-84)', () => {
     }
   });
 
+  it('keeps an account scope current as cases join a contract it had none of, and as the table outgrows its arrays', () => {
+    const scope: Scope = { by: 'contract', values: ['CT0000101', 'CT0000777'] };
+    const count = () => store.list('cases', 'sandbox', scope, parseListQuery('page[size]=1', list, spec.operators).query, {}).totalCount;
+    const expected = () => [...model.values()].filter((m) => scope.values.includes(m.record.contract)).length;
+    expect(count()).toBe(expected()); // the scope's mask is made here, then kept current by every write
+    const moved = pick([...model.values()].filter((m) => m.record.contract !== 'CT0000101'));
+    store.update('cases', 'sandbox', moved.record.id, { contract: 'CT0000777' });
+    moved.record.contract = 'CT0000777';
+    expect(count()).toBe(expected());
+    // one by one (each applied before the next) past 16,384 slots, the arrays' capacity after the fill
+    const target = 16_500 - model.size;
+    for (let i = 0; i < target; i++) insert();
+    expect(count()).toBe(expected());
+    expect(agree(20)).toBeGreaterThan(5);
+  });
+
   it('does not keep the writes of a rolled-back transaction', () => {
     const before = store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1'] }, parseListQuery('page[size]=1', list, spec.operators).query, {}).totalCount;
     const victim = pick([...model.values()]).record;

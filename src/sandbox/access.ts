@@ -6,9 +6,21 @@ import type { Scope, Storage, Stored } from './store/types.ts';
 import { isEmail } from './validate.ts';
 
 /** Contract ids the account controls: a customer those whose customer is its org, a partner those whose partner is. */
-export function controlledContracts(store: Storage, env: Environment, account: Pick<Account, 'id' | 'kind'>): string[] {
+/** Per storage: the contracts of an account, kept while the contracts table is unchanged (read on every request). */
+const controlledCache = new WeakMap<Storage, Map<string, { version: number; ids: readonly string[] }>>();
+
+export function controlledContracts(store: Storage, env: Environment, account: Pick<Account, 'id' | 'kind'>): readonly string[] {
+  let cache = controlledCache.get(store);
+  if (!cache) controlledCache.set(store, (cache = new Map()));
+  const key = `${env}\u0000${account.kind}\u0000${account.id}`;
+  const version = store.version('contracts');
+  const hit = cache.get(key);
+  if (hit && hit.version === version) return hit.ids;
   const by = account.kind === 'partner' ? 'partnerOrg' : 'customerOrg';
-  return store.findAll('contracts', env, { by, values: [account.id] }).map((c) => c.record.id);
+  const ids = Object.freeze(store.findAll('contracts', env, { by, values: [account.id] }).map((c) => c.record.id as string));
+  if (cache.size > 10_000) cache.clear();
+  cache.set(key, { version, ids });
+  return ids;
 }
 
 /** Rows of cases (and their events) an account may see: a customer all cases of its org, contractless ones included. */

@@ -179,20 +179,20 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     }
   }
 
-  /** The page's records by id, in the order of `ids`. */
-  function casesById(env: string, ids: string[]): Record<string, any>[] {
+  /** The page's records by rowid (one lookup each, no index), in the order given; `ids` checks each is the case meant. */
+  function casesByRowid(ids: string[], rowids: number[]): Record<string, any>[] {
     if (ids.length === 0) return [];
     const cols = columns.cases;
-    const rows = prepare(`SELECT ${cols.map((c) => `"${c.column}"`).join(', ')} FROM cases WHERE env = ? AND id IN (SELECT value FROM json_each(?))`)
+    const rows = prepare(`SELECT seq, ${cols.map((c) => `"${c.column}"`).join(', ')} FROM cases WHERE seq IN (SELECT value FROM json_each(?))`)
       .raw(true)
-      .all(env, JSON.stringify(ids)) as unknown[][];
-    const idAt = cols.findIndex((c) => c.field === 'id');
-    const byId = new Map(rows.map((row) => [row[idAt] as string, row]));
-    return ids.map((id) => {
-      const row = byId.get(id);
-      if (!row) throw new Error(`case ${id} of a memory page is not in the database`);
+      .all(JSON.stringify(rowids)) as unknown[][];
+    const bySeq = new Map(rows.map((row) => [Number(row[0]), row]));
+    const idAt = cols.findIndex((c) => c.field === 'id') + 1;
+    return rowids.map((rowid, i) => {
+      const row = bySeq.get(rowid);
+      if (!row || row[idAt] !== ids[i]) throw new Error(`case ${ids[i]} of a memory page is not in the database as rowid ${rowid}`);
       const record: Record<string, any> = {};
-      for (let i = 0; i < cols.length; i++) record[cols[i].field] = fromSql(cols[i].kind, row[i]);
+      for (let c = 0; c < cols.length; c++) record[cols[c].field] = fromSql(cols[c].kind, row[c + 1]);
       return record;
     });
   }
@@ -232,8 +232,8 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   function scopeSql(scope: Scope): { sql: string; params: unknown[] } {
     if (scope.values.length === 0) return { sql: '0', params: [] };
     const col = `"${SCOPE_COLUMN[scope.by]}"`;
-    if (scope.values.length === 1) return { sql: `${col} = ?`, params: scope.values };
-    return { sql: `${col} IN (${scope.values.map(() => '?').join(', ')})`, params: scope.values };
+    if (scope.values.length === 1) return { sql: `${col} = ?`, params: [...scope.values] };
+    return { sql: `${col} IN (${scope.values.map(() => '?').join(', ')})`, params: [...scope.values] };
   }
 
   const storage: Storage = {
@@ -241,6 +241,10 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       if (db.inTransaction) return db.transaction(fn)();
       try {
         return db.transaction(fn)();
+      } catch (error) {
+        // rolled back: what was read and cached inside it (pages, counts, an account's contracts) may be gone
+        for (const resource of Object.keys(RESOURCE_SCHEMAS) as Resource[]) bump(resource);
+        throw error;
       } finally {
         caseMemory?.settle(); // committed or rolled back: the engine reads back what it touched
       }
@@ -332,7 +336,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
         if (cached && cached.version === version && cachedPage && cachedPage.version === version) return { items: cachedPage.items, totalCount: cached.count };
         const answer = memoryList(env, scope, query);
         if (answer) {
-          const items = casesById(env, answer.ids);
+          const items = casesByRowid(answer.ids, answer.rowids);
           if (pageCache.size >= 300) pageCache.delete(pageCache.keys().next().value!);
           pageCache.set(pageKey, { version, items });
           if (countCache.size > 2000) countCache.clear();

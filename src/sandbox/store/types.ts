@@ -43,7 +43,7 @@ export interface Stored {
 /** Which rows an account may see: one internal or public column restricted to a set of values. */
 export interface Scope {
   by: 'customerOrg' | 'partnerOrg' | 'contract' | 'case' | 'account';
-  values: Array<string>;
+  values: readonly string[];
   /** contracts: the account whose own `externalReference` the rows show (D-75). */
   viewer?: string;
   /** comments, events: leave out what is for the partner's side only (partner comments, D-79). */

@@ -32,6 +32,8 @@ const REFILL_AT = 2000;
 const SLOT_SPAN = 2 ** 21;
 /** Milliseconds of filling per turn of the event loop. */
 const SLICE_MS = 12;
+/** Account scopes whose slot masks are kept current (the most recently used). */
+const SCOPE_MASKS = 32;
 
 export interface CaseMemoryOptions {
   /** `auto` (default): synchronously up to SYNC_LOAD_MAX cases, else in the background. */
@@ -39,8 +41,11 @@ export interface CaseMemoryOptions {
 }
 
 export interface CaseMemory {
-  /** The exact count and the page's ids, or undefined when SQL must answer (not filled yet, open transaction...). */
-  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[] } | undefined;
+  /**
+   * The exact count and the page's ids with their rowids (the records are read by rowid, one lookup each), or
+   * undefined when SQL must answer (not filled yet, open transaction...).
+   */
+  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[]; rowids: number[] } | undefined;
   /** A statement wrote the case `id` (insert, update, remove). */
   touched(env: string, id: string): void;
   /** The outermost transaction ended (committed or rolled back): apply what it touched as the database now has it. */
@@ -50,6 +55,14 @@ export interface CaseMemory {
   /** Resolves when filled. */
   whenReady(): Promise<void>;
   close(): void;
+}
+
+/** The alive slots of one account scope (a scope column and its values), kept current by every write. */
+interface ScopeMask {
+  column: DictColumn;
+  values: ReadonlySet<string>;
+  /** 1 for an alive slot whose scope value is one of `values`. */
+  bits: Uint8Array;
 }
 
 interface FieldSource {
@@ -64,6 +77,8 @@ class Table {
   alive = new Uint8Array(0);
   aliveCount = 0;
   idRank = new Float64Array(0);
+  /** The row's rowid (`seq`) in SQLite. */
+  rowid = new Float64Array(0);
   columns = new Map<string, MemoryColumn>();
   customer: DictColumn;
   id: DictColumn;
@@ -73,6 +88,8 @@ class Table {
   mask = new Uint8Array(0);
   matched = new Uint32Array(0);
   order: OrderContext;
+  /** Scope masks by scope, least recently used first: a list starts from a copy instead of a pass over the slots. */
+  scopes = new Map<string, ScopeMask>();
 
   constructor(fields: FieldSource[], sorted: string[]) {
     for (const f of fields) this.columns.set(f.field, makeColumn(f.field, f.type, 0));
@@ -100,9 +117,39 @@ class Table {
     };
     this.alive = grow(this.alive, (n) => new Uint8Array(n));
     this.idRank = grow(this.idRank, (n) => new Float64Array(n));
+    this.rowid = grow(this.rowid, (n) => new Float64Array(n));
     this.mask = new Uint8Array(capacity);
     this.matched = new Uint32Array(capacity);
+    for (const scoped of this.scopes.values()) scoped.bits = grow(scoped.bits, (n) => new Uint8Array(n));
     this.capacity = capacity;
+  }
+
+  /** The mask of the scope `values` of `column`, made on first use and then kept current by `rescope`. */
+  scopeMask(column: DictColumn, values: readonly string[]): Uint8Array {
+    const key = `${column.field}\u0000${[...values].sort().join('\u0000')}`;
+    let scoped = this.scopes.get(key);
+    if (scoped) this.scopes.delete(key); // re-inserted below: most recently used last
+    else {
+      const inScope = new Uint8Array(column.dict.length);
+      for (const v of values) {
+        const code = column.index!.get(v);
+        if (code !== undefined) inScope[code] = 1;
+      }
+      const bits = new Uint8Array(this.capacity);
+      scopeMask(bits, this.alive, inScope, column.codes, this.size);
+      scoped = { column, values: new Set(values), bits };
+      if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
+    }
+    this.scopes.set(key, scoped);
+    return scoped.bits;
+  }
+
+  /** A slot was written (values, alive): every kept scope mask learns whether it is in its scope now. */
+  rescope(slot: number): void {
+    for (const { column, values, bits } of this.scopes.values()) {
+      const value = column.dict[column.codes[slot]];
+      bits[slot] = this.alive[slot] === 1 && typeof value === 'string' && values.has(value) ? 1 : 0;
+    }
   }
 }
 
@@ -143,7 +190,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
   const sqlOf = new Map(caseColumns.map((c) => [c.field, c]));
   const fields: FieldSource[] = [...types].filter(([field]) => sqlOf.has(field)).map(([field, type]) => ({ field, type, sql: sqlOf.get(field)! }));
   const sorted = [...sortedFields].filter((f) => sqlOf.has(f));
-  const select = ['env', ...fields.map((f) => `"${f.sql.column}"`), 'customer_org'].join(', ');
+  const select = ['env', ...fields.map((f) => `"${f.sql.column}"`), 'customer_org', 'seq'].join(', ');
   const chunk = db.prepare(`SELECT ${select} FROM cases WHERE (env, id) > (?, ?) ORDER BY env, id LIMIT ?`).raw(true);
   const one = db.prepare(`SELECT ${select} FROM cases WHERE env = ? AND id = ?`).raw(true);
   const operators = spec.operators;
@@ -179,6 +226,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       } else out.push(codeOf(column, value));
     }
     out.push(codeOf(t.customer, row[fields.length + 1]));
+    out.push(Number(row[fields.length + 2]));
     return out;
   }
 
@@ -194,6 +242,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       else column.codes[slot] = encoded[i] as number;
     }
     t.customer.codes[slot] = encoded[fields.length] as number;
+    t.rowid[slot] = encoded[fields.length + 1] as number;
   }
 
   /** The permutations whose field's value differs between the slot and `encoded`. */
@@ -331,6 +380,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       for (const p of t.permutations.values()) removeFromPermutation(t.order, p, slot);
       t.alive[slot] = 0;
       t.aliveCount--;
+      t.rescope(slot);
       t.id.index!.delete(id);
       return;
     }
@@ -344,6 +394,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const changed = changedPermutations(t, slot, encoded);
       for (const p of changed) removeFromPermutation(t.order, p, slot);
       store(t, slot, encoded);
+      t.rescope(slot);
       for (const p of changed) insertIntoPermutation(t.order, p, slot);
       return;
     }
@@ -358,6 +409,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     t.size++;
     t.alive[fresh] = 1;
     t.aliveCount++;
+    t.rescope(fresh);
     // rank between the neighbours in id order (equal ranks fall back to comparing the ids)
     const byId = t.permutations.get('id')!;
     let lo = 0;
@@ -421,13 +473,8 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       if (!scopeColumn || scopeColumn.kind !== 'dict' || !scopeColumn.index) return undefined;
       for (const f of query.filters) if (!t.columns.has(f.field)) return undefined;
       for (const k of query.sort) if (!t.columns.has(k.field)) return undefined;
-      const inScope = new Uint8Array(scopeColumn.dict.length);
-      for (const v of scope.values) {
-        const code = scopeColumn.index.get(v);
-        if (code !== undefined) inScope[code] = 1;
-      }
       const { mask, size } = t;
-      scopeMask(mask, t.alive, inScope, scopeColumn.codes, size);
+      mask.set(t.scopeMask(scopeColumn, scope.values).subarray(0, size));
       const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size };
       for (const clause of query.filters) applyClause(mask, clause, ctx);
       const matched = t.matched;
@@ -443,7 +490,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         offset: (query.page.number - 1) * query.page.size,
         size: query.page.size,
       });
-      return { totalCount: total, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string) };
+      return { totalCount: total, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]) };
     },
     touched(env, id) {
       pending.push([env, id]);
