@@ -63,6 +63,8 @@ interface ScopeMask {
   values: ReadonlySet<string>;
   /** 1 for an alive slot whose scope value is one of `values`. */
   bits: Uint8Array;
+  /** How many 1s `bits` holds: the totalCount of a list without filters. */
+  count: number;
 }
 
 interface FieldSource {
@@ -108,7 +110,8 @@ class Table {
 
   ensureCapacity(needed: number): void {
     if (needed <= this.capacity) return;
-    const capacity = Math.max(1024, needed, this.capacity * 2);
+    // a multiple of 4: masks are also read as 32-bit words (countMask)
+    const capacity = Math.ceil(Math.max(1024, needed, this.capacity * 2) / 4) * 4;
     for (const c of [...this.columns.values(), this.customer]) growColumn(c, capacity);
     const grow = <T extends Uint8Array | Float64Array | Uint32Array>(a: T, make: (n: number) => T): T => {
       const b = make(capacity);
@@ -125,7 +128,7 @@ class Table {
   }
 
   /** The mask of the scope `values` of `column`, made on first use and then kept current by `rescope`. */
-  scopeMask(column: DictColumn, values: readonly string[]): Uint8Array {
+  scopeMask(column: DictColumn, values: readonly string[]): ScopeMask {
     const key = `${column.field}\u0000${[...values].sort().join('\u0000')}`;
     let scoped = this.scopes.get(key);
     if (scoped) this.scopes.delete(key); // re-inserted below: most recently used last
@@ -137,18 +140,21 @@ class Table {
       }
       const bits = new Uint8Array(this.capacity);
       scopeMask(bits, this.alive, inScope, column.codes, this.size);
-      scoped = { column, values: new Set(values), bits };
+      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size) };
       if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
     }
     this.scopes.set(key, scoped);
-    return scoped.bits;
+    return scoped;
   }
 
   /** A slot was written (values, alive): every kept scope mask learns whether it is in its scope now. */
   rescope(slot: number): void {
-    for (const { column, values, bits } of this.scopes.values()) {
+    for (const scoped of this.scopes.values()) {
+      const { column, values, bits } = scoped;
       const value = column.dict[column.codes[slot]];
-      bits[slot] = this.alive[slot] === 1 && typeof value === 'string' && values.has(value) ? 1 : 0;
+      const bit = this.alive[slot] === 1 && typeof value === 'string' && values.has(value) ? 1 : 0;
+      scoped.count += bit - bits[slot];
+      bits[slot] = bit;
     }
   }
 }
@@ -158,10 +164,30 @@ function scopeMask(mask: Uint8Array, alive: Uint8Array, inScope: Uint8Array, cod
   for (let s = 0; s < size; s++) mask[s] = alive[s] & inScope[codes[s]];
 }
 
-/** The matching slots into `matched`; their number. */
+/** The matching slots into `matched` (4 slots per 32-bit word: a word of 0s is skipped at once); their number. */
 function collect(mask: Uint8Array, matched: Uint32Array, size: number): number {
+  const words = new Uint32Array(mask.buffer, mask.byteOffset, mask.length >>> 2);
   let total = 0;
-  for (let s = 0; s < size; s++) if (mask[s] === 1) matched[total++] = s;
+  const end = size >>> 2;
+  for (let w = 0; w < end; w++) {
+    if (words[w] === 0) continue;
+    const s = w << 2;
+    if (mask[s] === 1) matched[total++] = s;
+    if (mask[s + 1] === 1) matched[total++] = s + 1;
+    if (mask[s + 2] === 1) matched[total++] = s + 2;
+    if (mask[s + 3] === 1) matched[total++] = s + 3;
+  }
+  for (let s = end << 2; s < size; s++) if (mask[s] === 1) matched[total++] = s;
+  return total;
+}
+
+/** The 1s among the first `size` bytes of a 0/1 mask, summed four at a time (a word's bytes add up in its top byte). */
+function countMask(mask: Uint8Array, size: number): number {
+  const words = new Uint32Array(mask.buffer, mask.byteOffset, mask.length >>> 2);
+  let total = 0;
+  const end = size >>> 2;
+  for (let w = 0; w < end; w++) total += Math.imul(words[w], 0x01010101) >>> 24;
+  for (let s = end << 2; s < size; s++) total += mask[s];
   return total;
 }
 
@@ -474,11 +500,13 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       for (const f of query.filters) if (!t.columns.has(f.field)) return undefined;
       for (const k of query.sort) if (!t.columns.has(k.field)) return undefined;
       const { mask, size } = t;
-      mask.set(t.scopeMask(scopeColumn, scope.values).subarray(0, size));
+      const scoped = t.scopeMask(scopeColumn, scope.values);
+      mask.set(scoped.bits.subarray(0, size));
       const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size };
       for (const clause of query.filters) applyClause(mask, clause, ctx);
-      const matched = t.matched;
-      const total = collect(mask, matched, size);
+      const total = query.filters.length === 0 ? scoped.count : countMask(mask, size);
+      let gathered: Uint32Array | undefined;
+      const matched = () => (gathered ??= t.matched.subarray(0, collect(mask, t.matched, size)));
       const slots = pageSlots({
         ctx: t.order,
         permutation: (field) => t.permutations.get(field),

@@ -20,8 +20,8 @@ export interface PageInput {
   permutation(field: string): Permutation | undefined;
   /** 1 for a matching slot. */
   mask: Uint8Array;
-  /** The matching slots (any order) and how many. */
-  matched: Uint32Array;
+  /** The matching slots (any order), gathered on first call: a page walked along a permutation never needs them. */
+  matched(): Uint32Array;
   total: number;
   /** Alive slots (the length of every permutation). */
   alive: number;
@@ -57,9 +57,8 @@ export function pageSlots(input: PageInput): number[] {
   const to = Math.min(total, offset + input.size);
   if (offset >= to) return [];
   const order: SortKey[] = keys.length > 0 ? keys : [{ field: 'id', descending: false, type: 'string' }];
-  const matched = () => input.matched.subarray(0, total);
   const canWalk = order.every((k) => input.permutation(k.field) !== undefined);
-  if (!canWalk || sortCost(total) <= walkCost(input, to, total)) return sortedSlice(input, matched(), order, offset, to);
+  if (!canWalk || sortCost(total) <= walkCost(input, to, total)) return sortedSlice(input, input.matched(), order, offset, to);
   const mask = input.mask;
   if (order.length === 1) return walked(input, order[0], (s) => mask[s] === 1, offset, to);
   return bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
@@ -83,7 +82,7 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
   const columns = leading.map((k) => input.ctx.column(k.field));
   // one value may have two codes in a column without a lookup: bucket only by codes that are values
   if (columns.some((c) => c.kind === 'dict' && c.index === null)) return undefined;
-  const matched = input.matched.subarray(0, input.total);
+  const matched = input.matched();
   // bucket of each matched slot: the first slot seen with the same leading values stands for it
   const representatives: number[] = [];
   const counts: number[] = [];
