@@ -95,19 +95,27 @@ export class TextIndex {
     for (const chunk of this.chunks) {
       const { text, offsets, codes } = chunk;
       let from = 0;
+      let after = 0; // hits come in text order: the value holding the next one is at or after this index
       for (;;) {
         const at = text.indexOf(needle, from);
         if (at === -1) break;
-        // the value holding the match's first character of the value part
+        // the value holding the match's first character of the value part: galloping from the last one (a common
+        // needle hits value after value), then a binary search within the last step
         const inside = test === 'startswith' || test === 'eq' ? at + 1 : at;
-        let lo = 0;
-        let hi = codes.length;
+        let lo = after;
+        let step = 1;
+        while (lo + step < codes.length && offsets[lo + step] <= inside) {
+          lo += step;
+          step *= 2;
+        }
+        let hi = Math.min(codes.length, lo + step);
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
           if (offsets[mid] <= inside) lo = mid + 1;
           else hi = mid;
         }
         const i = lo - 1;
+        after = i + 1;
         ok[codes[i]] = 1;
         // go on from the separator before the next value (it may start the next match)
         from = offsets[i + 1] - 1;
