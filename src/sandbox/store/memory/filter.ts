@@ -144,9 +144,9 @@ function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, 
   if (p && plain && (RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(clause.values[0] as string)))) {
     return rangeClause(mask, clause, column, p, operator, negated, ctx);
   }
-  const ok = dictAnswers(clause, column, operator, negated, ctx);
+  const ok = dictAnswers(clause, column, operator, negated, ctx); // 0/1 per code
   const { codes } = column;
-  for (let s = 0; s < ctx.size; s++) if (mask[s] !== 0 && ok[codes[s]] === 0) mask[s] = 0;
+  for (let s = 0; s < ctx.size; s++) mask[s] &= ok[codes[s]]; // no branch: a mispredicted one costs more than the load
 }
 
 const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
@@ -193,8 +193,8 @@ function rangeClause(mask: Uint8Array, clause: FilterClause, column: DictColumn,
     : [atLeast(a), above(b)];
   const hits = new Uint8Array(ctx.size);
   for (let i = from; i < to; i++) hits[p.slots[i]] = 1;
-  const want = negated ? 0 : 1;
-  for (let s = 0; s < ctx.size; s++) if (mask[s] !== 0 && hits[s] !== want) mask[s] = 0;
+  const flip = negated ? 1 : 0;
+  for (let s = 0; s < ctx.size; s++) mask[s] &= hits[s] ^ flip;
 }
 
 /** A bound as the number the grammar compares it as, or undefined when it is not of the type (no value matches it). */
@@ -208,34 +208,50 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
   const n = ctx.size;
   // keep[s] = positive(s) XOR negated; a positive comparison is false on null (NaN compares false)
   const want = negated ? 0 : 1;
-  const test = (positive: (x: number) => boolean) => {
-    for (let s = 0; s < n; s++) if (mask[s] !== 0 && (positive(values[s]) ? 1 : 0) !== want) mask[s] = 0;
-  };
+  const negatedBit = want ^ 1;
   const bounds = clause.values.map((v) => boundOf(column, v));
   const [a, b] = bounds;
+  /** No value passes the positive operator: the negated one keeps every slot. */
+  const none = () => {
+    if (!negated) mask.fill(0, 0, n);
+  };
   switch (operator) {
     case 'null':
     case 'empty': // a number is never '' or an array: empty is null
-      return test((x) => x !== x);
-    case 'eq':
-      return a === undefined ? test(() => false) : test((x) => x === a);
-    case 'lt':
-      return a === undefined ? test(() => false) : test((x) => x < a);
-    case 'le':
-      return a === undefined ? test(() => false) : test((x) => x <= a);
-    case 'gt':
-      return a === undefined ? test(() => false) : test((x) => x > a);
-    case 'ge':
-      return a === undefined ? test(() => false) : test((x) => x >= a);
-    case 'between':
-      return a === undefined || b === undefined ? test(() => false) : test((x) => x >= a && x <= b);
+      for (let s = 0; s < n; s++) mask[s] &= +(values[s] !== values[s]) ^ negatedBit;
+      return;
     case 'in': {
       const set = new Set(bounds.filter((v): v is number => v !== undefined));
-      return test((x) => set.has(x));
+      for (let s = 0; s < n; s++) if (mask[s] !== 0) mask[s] = +set.has(values[s]) ^ negatedBit;
+      return;
     }
+    case 'eq':
+      return a === undefined ? none() : inRange(mask, values, n, a, a, false, false, want);
+    case 'lt':
+      return a === undefined ? none() : inRange(mask, values, n, -Infinity, a, false, true, want);
+    case 'le':
+      return a === undefined ? none() : inRange(mask, values, n, -Infinity, a, false, false, want);
+    case 'gt':
+      return a === undefined ? none() : inRange(mask, values, n, a, Infinity, true, false, want);
+    case 'ge':
+      return a === undefined ? none() : inRange(mask, values, n, a, Infinity, false, false, want);
+    case 'between':
+      return a === undefined || b === undefined ? none() : inRange(mask, values, n, a, b, false, false, want);
     default:
       return perSlot(mask, clause, [column], ctx);
   }
+}
+
+/**
+ * Every comparison operator as a loop without a callback or a branch per slot (a shared callback is not inlined, and
+ * a branch on random data is mispredicted half the time: together about 4x slower): positive = lo <(=) x <(=) hi,
+ * false on NaN (null) as every comparison with NaN is; mask[s] &= positive XOR negated.
+ */
+function inRange(mask: Uint8Array, values: Float64Array, n: number, lo: number, hi: number, loStrict: boolean, hiStrict: boolean, want: number): void {
+  const flip = want ^ 1;
+  if (loStrict) for (let s = 0; s < n; s++) mask[s] &= (+(values[s] > lo) & +(values[s] <= hi)) ^ flip;
+  else if (hiStrict) for (let s = 0; s < n; s++) mask[s] &= (+(values[s] >= lo) & +(values[s] < hi)) ^ flip;
+  else for (let s = 0; s < n; s++) mask[s] &= (+(values[s] >= lo) & +(values[s] <= hi)) ^ flip;
 }
 
 function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, negated: boolean, ctx: FilterContext): void {
