@@ -127,8 +127,15 @@ export function walk(p: Permutation, column: MemoryColumn, descending: boolean, 
   }
   let end = length - 1;
   while (end >= 0) {
-    let start = end;
-    while (start > 0 && sameOn(column, slots[start - 1], slots[end])) start--;
+    // the run of values equal to the last one's starts where "equal to it" turns true: a binary search, as a run
+    // (all open cases of one status) may be most of the table while the page needs a few of it
+    let start = 0;
+    let hi = end;
+    while (start < hi) {
+      const mid = (start + hi) >>> 1;
+      if (sameOn(column, slots[mid], slots[end])) hi = mid;
+      else start = mid + 1;
+    }
     for (let i = start; i <= end; i++) if (!visit(slots[i])) return;
     end = start - 1;
   }
