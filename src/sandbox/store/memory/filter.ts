@@ -221,8 +221,17 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
       for (let s = 0; s < n; s++) mask[s] &= +(values[s] !== values[s]) ^ negatedBit;
       return;
     case 'in': {
-      const set = new Set(bounds.filter((v): v is number => v !== undefined));
-      for (let s = 0; s < n; s++) if (mask[s] !== 0) mask[s] = +set.has(values[s]) ^ negatedBit;
+      const list = [...new Set(bounds.filter((v): v is number => v !== undefined))];
+      if (list.length === 0) return none();
+      if (list.length > 16) {
+        const set = new Set(list);
+        for (let s = 0; s < n; s++) if (mask[s] !== 0) mask[s] = +set.has(values[s]) ^ negatedBit;
+        return;
+      }
+      // a few values: one branch-free pass each beats a set lookup per slot
+      const hits = new Uint8Array(n);
+      for (const v of list) for (let s = 0; s < n; s++) hits[s] |= +(values[s] === v);
+      for (let s = 0; s < n; s++) mask[s] &= hits[s] ^ negatedBit;
       return;
     }
     case 'eq':
@@ -274,6 +283,15 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
     // strings (or both null): code point equality is ===
     const x = column.codes;
     const y = other.codes;
+    if (column.allStrings && other.allStrings && other.index) {
+      // each value of one column is one code of the other (null is code 0 in both): compare codes, not texts
+      const toOther = new Int32Array(column.dict.length).fill(-1);
+      toOther[0] = 0;
+      for (let c = 1; c < column.dict.length; c++) toOther[c] = other.index.get(column.dict[c] as string) ?? -1;
+      const flip = negated ? 1 : 0;
+      for (let s = 0; s < n; s++) mask[s] &= +(toOther[x[s]] === y[s]) ^ flip;
+      return;
+    }
     const dx = column.dict;
     const dy = other.dict;
     for (let s = 0; s < n; s++) {
