@@ -283,8 +283,9 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
     // strings (or both null): code point equality is ===
     const x = column.codes;
     const y = other.codes;
-    if (column.allStrings && other.allStrings && other.index) {
-      // each value of one column is one code of the other (null is code 0 in both): compare codes, not texts
+    if (column.allStrings && other.allStrings && other.index && column.dict.length * 8 <= n) {
+      // each value of one column is one code of the other (null is code 0 in both): compare codes, not texts (a
+      // lookup per distinct value, so only when values repeat)
       const toOther = new Int32Array(column.dict.length).fill(-1);
       toOther[0] = 0;
       for (let c = 1; c < column.dict.length; c++) toOther[c] = other.index.get(column.dict[c] as string) ?? -1;

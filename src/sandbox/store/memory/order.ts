@@ -127,10 +127,16 @@ export function walk(p: Permutation, column: MemoryColumn, descending: boolean, 
   }
   let end = length - 1;
   while (end >= 0) {
-    // the run of values equal to the last one's starts where "equal to it" turns true: a binary search, as a run
-    // (all open cases of one status) may be most of the table while the page needs a few of it
-    let start = 0;
+    // the run of values equal to the last one's starts where "equal to it" turns true: galloping back from the end,
+    // then a binary search in the last step, so a long run (all open cases of one status, most of the table while
+    // the page needs a few of it) and a short one (nearly distinct values) each cost about log(run length)
+    let step = 1;
     let hi = end;
+    while (hi - step >= 0 && sameOn(column, slots[hi - step], slots[end])) {
+      hi -= step;
+      step *= 2;
+    }
+    let start = Math.max(0, hi - step + 1);
     while (start < hi) {
       const mid = (start + hi) >>> 1;
       if (sameOn(column, slots[mid], slots[end])) hi = mid;
