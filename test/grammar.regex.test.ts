@@ -1,7 +1,7 @@
 // `like` and `match` (decisions D-22, D-68): time bounded whatever the pattern, RE2's dialect, the limits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileLike, compileRegex, likeProblem, parseListQuery, regexProblem } from '../src/grammar/index.ts';
+import { compileLike, compileRegex, likeProblem, parseListQuery, regexProblem, requiredLiteral } from '../src/grammar/index.ts';
 import { loadSpec } from '../src/spec/index.ts';
 
 const spec = loadSpec();
@@ -54,6 +54,36 @@ describe('match: RE2 syntax', () => {
     expect(compileRegex('printer').test('Printer')).toBe(false);
     expect(compileRegex('^.$').test('😀')).toBe(true);
     expect(compileRegex('\\p{Greek}').test('αβ')).toBe(true);
+  });
+});
+
+describe('requiredLiteral: the text every match of a pattern holds (a list runs RE2 only where it is)', () => {
+  it('takes the longest literal run, a quantified last code point dropped, and gives up on groups, classes, escapes, alternation', () => {
+    expect(requiredLiteral('^Teams.*audio')).toBe('Teams');
+    expect(requiredLiteral('^VPN.*drops$')).toBe('drops');
+    expect(requiredLiteral('printers*x')).toBe('printer');
+    expect(requiredLiteral('ab+c?d')).toBe(null);
+    expect(requiredLiteral('café ☕.x')).toBe('café ☕');
+    for (const p of ['(Teams).*', 'Tea[m]s', 'Te\\ams', 'Teams|VPN', 'Teams{2}', '(?i)teams']) expect(requiredLiteral(p)).toBe(null);
+  });
+
+  it('is held by every value the pattern matches', () => {
+    const alphabet = fc.constantFrom('a', 'b', 'é', '😀', ' ', '.', '*', '+', '?', '^', '$');
+    let matched = 0;
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 8 }), fc.array(fc.constantFrom('a', 'b', 'é', '😀', ' ', ''), { minLength: 9, maxLength: 9 }), (parts, fill) => {
+        const pattern = parts.join('');
+        // the pattern's literals with random text around and between them: often a match, not always
+        const text = parts.map((p, i) => fill[i] + (/[.*+?^$]/.test(p) ? '' : p)).join('') + fill[8];
+        const literal = requiredLiteral(pattern);
+        if (literal === null || regexProblem(pattern) !== null) return;
+        if (!compileRegex(pattern).test(text)) return;
+        matched++;
+        expect(text.includes(literal)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(matched).toBeGreaterThan(30); // not vacuous: some draws do match
   });
 });
 

@@ -135,3 +135,31 @@ export function compileLike(pattern: string): Pattern {
   if (cached) return cached;
   return remember(likeCache, pattern, /[?\uD800-\uDFFF]/.test(pattern) ? wildcardMatcher(pattern) : starMatcher(pattern));
 }
+
+/** The characters of a pattern that are not literals once `\ ( ) [ ] { } |` are ruled out. */
+const REGEX_META = new Set(['.', '*', '+', '?', '^', '$']);
+const ZERO_OR_MORE = new Set(['*', '+', '?']);
+
+/**
+ * The longest run of literal text every match of `pattern` holds (at least 2 code points), or null. Only for patterns
+ * of literals, `.`, anchors and `* + ?`: any of `\ ( ) [ ] { } |` (escapes, groups and flags, classes, counted
+ * repetition, alternation) gives null, as then no run is certain. A run followed by a quantifier loses its last code
+ * point (`ab*` only holds `a`). A list evaluates RE2 only on the values holding the run (found by substring search).
+ */
+export function requiredLiteral(pattern: string): string | null {
+  if (/[\\()[\]{}|]/.test(pattern)) return null;
+  const points = [...pattern];
+  let best: string[] = [];
+  let run: string[] = [];
+  const end = (next: string | undefined) => {
+    const kept = next !== undefined && ZERO_OR_MORE.has(next) ? run.slice(0, -1) : run;
+    if (kept.length > best.length) best = kept;
+    run = [];
+  };
+  for (let i = 0; i < points.length; i++) {
+    if (REGEX_META.has(points[i])) end(points[i]);
+    else run.push(points[i]);
+  }
+  end(undefined);
+  return best.length >= 2 ? best.join('') : null;
+}

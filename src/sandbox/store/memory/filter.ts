@@ -4,7 +4,7 @@
 // compared as the numbers the grammar compares (compareTyped: integers as numbers, datetimes by instant). A clause
 // no fast form covers (sameas across kinds) runs `matchesClause` per slot on the slot's values.
 import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
-import { compileLike, compileRegex } from '../../../grammar/regex.ts';
+import { compileLike, compileRegex, requiredLiteral } from '../../../grammar/regex.ts';
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
@@ -69,6 +69,11 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
         for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
       }
     }
+  } else if (plainString && column.allStrings && operator === 'match' && requiredLiteral(clause.values[0] as string)) {
+    // RE2 only on the values holding the literal text every match holds (found by substring search)
+    const test = STRING_TESTS.match(clause.values as string[]);
+    textIndexOf(column).mark('contains', requiredLiteral(clause.values[0] as string)!, ok);
+    for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
   } else if (plainString && STRING_TESTS[operator] && column.allStrings) {
     // every value is a string (null aside): the grammar's test on a string value (evaluate.ts), null false
     const test = STRING_TESTS[operator](clause.values as string[]);
