@@ -74,6 +74,8 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
     const test = STRING_TESTS.match(clause.values as string[]);
     textIndexOf(column).mark('contains', requiredLiteral(clause.values[0] as string)!, ok);
     for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
+  } else if (operator === 'null') {
+    // no value is null: only code 0 (set below)
   } else if (plainString && STRING_TESTS[operator] && column.allStrings) {
     // every value is a string (null aside): the grammar's test on a string value (evaluate.ts), null false
     const test = STRING_TESTS[operator](clause.values as string[]);
@@ -146,7 +148,10 @@ const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean>
 function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): void {
   const p = ctx.permutation(clause.field);
   const plain = column.type === 'string' && column.allStrings && clause.values.every((v) => typeof v === 'string');
-  if (p && plain && (RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(clause.values[0] as string)))) {
+  // a stretch of the permutation beats judging each distinct value only when there are many of them (a contract
+  // column of 8 values is judged 8 times, not walked over a million slots)
+  const manyValues = column.dict.length * 8 > ctx.size;
+  if (p && plain && manyValues && (RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(clause.values[0] as string)))) {
     return rangeClause(mask, clause, column, p, operator, negated, ctx);
   }
   const ok = dictAnswers(clause, column, operator, negated, ctx); // 0/1 per code
