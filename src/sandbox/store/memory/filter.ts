@@ -76,6 +76,10 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
     for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
   } else if (operator === 'null') {
     // no value is null: only code 0 (set below)
+  } else if (plainString && column.allStrings && operator === 'empty' && column.index) {
+    // '' has one code at most: the dictionary's own lookup (null's code 0 is set below)
+    const code = column.index.get('');
+    if (code !== undefined) ok[code] = 1;
   } else if (plainString && STRING_TESTS[operator] && column.allStrings) {
     // every value is a string (null aside): the grammar's test on a string value (evaluate.ts), null false
     const test = STRING_TESTS[operator](clause.values as string[]);
@@ -282,11 +286,9 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
     // both null, or both values and equal (equalTyped of two numbers / two instants)
     const x = column.values;
     const y = other.values;
-    for (let s = 0; s < n; s++) {
-      if (mask[s] === 0) continue;
-      const p = x[s] === y[s] || (x[s] !== x[s] && y[s] !== y[s]);
-      if ((p ? 1 : 0) !== want) mask[s] = 0;
-    }
+    const flip = want ^ 1;
+    // branch-free, as the comparisons of numberClause
+    for (let s = 0; s < n; s++) mask[s] &= (+(x[s] === y[s]) | (+(x[s] !== x[s]) & +(y[s] !== y[s]))) ^ flip;
     return;
   }
   if (column.kind === 'dict' && other.kind === 'dict' && column.type === 'string' && other.type === 'string') {
