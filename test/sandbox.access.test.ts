@@ -46,4 +46,17 @@ describe('controlledContracts', () => {
     ).toThrow('roll back');
     expect(controlledContracts(store, 'sandbox', partner)).toEqual(['CT0000101']);
   });
+
+  it('forgets what it read inside a nested transaction rolled back to its savepoint, the outer one going on', () => {
+    store.transaction(() => {
+      expect(() =>
+        store.transaction(() => {
+          addContract('CT0000104', partner.id);
+          expect(controlledContracts(store, 'sandbox', partner)).toEqual(['CT0000101', 'CT0000104']);
+          throw new Error('roll back the savepoint');
+        }),
+      ).toThrow('roll back the savepoint');
+      expect(controlledContracts(store, 'sandbox', partner)).toEqual(['CT0000101']);
+    });
+  });
 });

@@ -5,10 +5,10 @@ import { badRequest, forbidden, notFound } from './http/envelope.ts';
 import type { Scope, Storage, Stored } from './store/types.ts';
 import { isEmail } from './validate.ts';
 
-/** Contract ids the account controls: a customer those whose customer is its org, a partner those whose partner is. */
 /** Per storage: the contracts of an account, kept while the contracts table is unchanged (read on every request). */
 const controlledCache = new WeakMap<Storage, Map<string, { version: number; ids: readonly string[] }>>();
 
+/** Contract ids the account controls: a customer those whose customer is its org, a partner those whose partner is. */
 export function controlledContracts(store: Storage, env: Environment, account: Pick<Account, 'id' | 'kind'>): readonly string[] {
   let cache = controlledCache.get(store);
   if (!cache) controlledCache.set(store, (cache = new Map()));

@@ -238,15 +238,16 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
 
   const storage: Storage = {
     transaction(fn) {
-      if (db.inTransaction) return db.transaction(fn)();
+      const outermost = !db.inTransaction;
       try {
-        return db.transaction(fn)();
+        return db.transaction(fn)(); // nested: a savepoint
       } catch (error) {
-        // rolled back: what was read and cached inside it (pages, counts, an account's contracts) may be gone
+        // rolled back (to the savepoint): what was read and cached inside it (pages, counts, an account's contracts)
+        // may be gone
         for (const resource of Object.keys(RESOURCE_SCHEMAS) as Resource[]) bump(resource);
         throw error;
       } finally {
-        caseMemory?.settle(); // committed or rolled back: the engine reads back what it touched
+        if (outermost) caseMemory?.settle(); // committed or rolled back: the engine reads back what it touched
       }
     },
     version: (resource) => versions.get(resource) ?? 0,

@@ -139,7 +139,7 @@ class Table {
         if (code !== undefined) inScope[code] = 1;
       }
       const bits = new Uint8Array(this.capacity);
-      scopeMask(bits, this.alive, inScope, column.codes, this.size);
+      fillScopeMask(bits, this.alive, inScope, column.codes, this.size);
       scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size) };
       if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
     }
@@ -160,7 +160,7 @@ class Table {
 }
 
 /** mask[s] = alive and in scope. Small functions of typed arrays: the loops the engine runs most. */
-function scopeMask(mask: Uint8Array, alive: Uint8Array, inScope: Uint8Array, codes: Uint32Array, size: number): void {
+function fillScopeMask(mask: Uint8Array, alive: Uint8Array, inScope: Uint8Array, codes: Uint32Array, size: number): void {
   for (let s = 0; s < size; s++) mask[s] = alive[s] & inScope[codes[s]];
 }
 

@@ -43,6 +43,7 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
   const { dict } = column;
   const ok = new Uint8Array(dict.length);
   const plainString = column.type === 'string' && clause.values.every((v) => typeof v === 'string');
+  let literal: string | null = null;
   if (plainString && (operator === 'eq' || operator === 'in') && column.index) {
     // string equality is code point equality (compareCodePoints = 0): the dictionary's own lookup
     for (const v of clause.values) {
@@ -69,10 +70,10 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
         for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
       }
     }
-  } else if (plainString && column.allStrings && operator === 'match' && requiredLiteral(clause.values[0] as string)) {
+  } else if (plainString && column.allStrings && operator === 'match' && (literal = requiredLiteral(clause.values[0] as string))) {
     // RE2 only on the values holding the literal text every match holds (found by substring search)
     const test = STRING_TESTS.match(clause.values as string[]);
-    textIndexOf(column).mark('contains', requiredLiteral(clause.values[0] as string)!, ok);
+    textIndexOf(column).mark('contains', literal, ok);
     for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
   } else if (operator === 'null') {
     // no value is null: only code 0 (set below)
@@ -221,8 +222,7 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
   const { values } = column;
   const n = ctx.size;
   // keep[s] = positive(s) XOR negated; a positive comparison is false on null (NaN compares false)
-  const want = negated ? 0 : 1;
-  const negatedBit = want ^ 1;
+  const negatedBit = negated ? 1 : 0;
   const bounds = clause.values.map((v) => boundOf(column, v));
   const [a, b] = bounds;
   /** No value passes the positive operator: the negated one keeps every slot. */
@@ -249,17 +249,17 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
       return;
     }
     case 'eq':
-      return a === undefined ? none() : inRange(mask, values, n, a, a, false, false, want);
+      return a === undefined ? none() : inRange(mask, values, n, a, a, false, false, negatedBit);
     case 'lt':
-      return a === undefined ? none() : inRange(mask, values, n, -Infinity, a, false, true, want);
+      return a === undefined ? none() : inRange(mask, values, n, -Infinity, a, false, true, negatedBit);
     case 'le':
-      return a === undefined ? none() : inRange(mask, values, n, -Infinity, a, false, false, want);
+      return a === undefined ? none() : inRange(mask, values, n, -Infinity, a, false, false, negatedBit);
     case 'gt':
-      return a === undefined ? none() : inRange(mask, values, n, a, Infinity, true, false, want);
+      return a === undefined ? none() : inRange(mask, values, n, a, Infinity, true, false, negatedBit);
     case 'ge':
-      return a === undefined ? none() : inRange(mask, values, n, a, Infinity, false, false, want);
+      return a === undefined ? none() : inRange(mask, values, n, a, Infinity, false, false, negatedBit);
     case 'between':
-      return a === undefined || b === undefined ? none() : inRange(mask, values, n, a, b, false, false, want);
+      return a === undefined || b === undefined ? none() : inRange(mask, values, n, a, b, false, false, negatedBit);
     default:
       return perSlot(mask, clause, [column], ctx);
   }
@@ -270,8 +270,7 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
  * a branch on random data is mispredicted half the time: together about 4x slower): positive = lo <(=) x <(=) hi,
  * false on NaN (null) as every comparison with NaN is; mask[s] &= positive XOR negated.
  */
-function inRange(mask: Uint8Array, values: Float64Array, n: number, lo: number, hi: number, loStrict: boolean, hiStrict: boolean, want: number): void {
-  const flip = want ^ 1;
+function inRange(mask: Uint8Array, values: Float64Array, n: number, lo: number, hi: number, loStrict: boolean, hiStrict: boolean, flip: number): void {
   if (loStrict) for (let s = 0; s < n; s++) mask[s] &= (+(values[s] > lo) & +(values[s] <= hi)) ^ flip;
   else if (hiStrict) for (let s = 0; s < n; s++) mask[s] &= (+(values[s] >= lo) & +(values[s] < hi)) ^ flip;
   else for (let s = 0; s < n; s++) mask[s] &= (+(values[s] >= lo) & +(values[s] <= hi)) ^ flip;
