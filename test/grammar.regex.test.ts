@@ -1,7 +1,8 @@
 // `like` and `match` (decisions D-22, D-68): time bounded whatever the pattern, RE2's dialect, the limits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileLike, compileRegex, likeProblem, parseListQuery, regexProblem, requiredLiteral } from '../src/grammar/index.ts';
+import { RE2JS } from 're2js';
+import { compileLike, compileRegex, likeOfRegex, likeProblem, parseListQuery, regexProblem, requiredLiteral } from '../src/grammar/index.ts';
 import { loadSpec } from '../src/spec/index.ts';
 
 const spec = loadSpec();
@@ -84,6 +85,29 @@ describe('requiredLiteral: the text every match of a pattern holds (a list runs 
       { numRuns: 3000 },
     );
     expect(matched).toBeGreaterThan(30); // not vacuous: some draws do match
+  });
+});
+
+describe('likeOfRegex: a match pattern that is a like pattern runs as one (same answers as RE2)', () => {
+  it('reads literals, . and .* between optional anchors; gives up on everything else', () => {
+    expect(likeOfRegex('^Reported.*40.')).toBe('Reported*40?*');
+    expect(likeOfRegex('VPN')).toBe('*VPN*');
+    expect(likeOfRegex('^a.b$')).toBe('a?b');
+    expect(likeOfRegex('^$')).toBe('');
+    expect(likeOfRegex('')).toBe('**');
+    for (const p of ['a+', 'ab?', 'a*', '.+', '.?', '.*?', 'a^b', 'a$b', '[a]', '(a)', 'a|b', 'a{2}', '\\.', '(?i)a']) expect(likeOfRegex(p), p).toBe(null);
+  });
+
+  it('agrees with RE2 on any pattern of a, b, 😀, ., *, +, ?, ^, $ and any value of a, b, 😀, line feed, carriage return, lone surrogates', () => {
+    const pattern = fc.string({ unit: fc.constantFrom('a', 'b', '😀', '.', '.*', '*', '+', '?', '^', '$'), maxLength: 7 });
+    const value = fc.string({ unit: fc.constantFrom('a', 'b', '😀', '\n', '\r', '\uD83D', '\uDE00'), maxLength: 8 });
+    let translated = 0;
+    fc.assert(fc.property(pattern, value, (p, v) => {
+      if (regexProblem(p) !== null) return;
+      if (likeOfRegex(p) !== null) translated++;
+      expect(compileRegex(p).test(v), `${JSON.stringify(p)} on ${JSON.stringify(v)}`).toBe(RE2JS.compile(p).test(v));
+    }), { numRuns: 5000, seed: 8 });
+    expect(translated).toBeGreaterThan(500); // not vacuous: many draws take the like path
   });
 });
 

@@ -9,7 +9,7 @@ export { serializeListQuery, serializeFilter, careQuerySerializer, formatValue, 
 export type { ListQueryInput, OperatorArities } from './serialize.ts';
 export { matchesFilters, matchesClause, compareBySort, positiveOf } from './evaluate.ts';
 export { compareCodePoints, compareTyped, instantOf } from './compare.ts';
-export { regexProblem, likeProblem, compileRegex, compileLike, requiredLiteral, MAX_REGEX_LENGTH, MAX_LIKE_LENGTH, MAX_REGEX_PROGRAM } from './regex.ts';
+export { regexProblem, likeProblem, compileRegex, compileLike, requiredLiteral, likeOfRegex, MAX_REGEX_LENGTH, MAX_LIKE_LENGTH, MAX_REGEX_PROGRAM } from './regex.ts';
 export type { Pattern } from './regex.ts';
 export { valueCoercion } from './value-types.ts';
 export type * from './types.ts';

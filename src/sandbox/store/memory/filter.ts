@@ -71,7 +71,7 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
       }
     }
   } else if (plainString && column.allStrings && operator === 'match' && (literal = requiredLiteral(clause.values[0] as string))) {
-    // RE2 only on the values holding the literal text every match holds (found by substring search)
+    // the pattern only on the values holding the literal text every match holds (found by substring search)
     const test = STRING_TESTS.match(clause.values as string[]);
     textIndexOf(column).mark('contains', literal, ok);
     for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
@@ -122,8 +122,7 @@ const TEXT_SEARCH: Record<string, TextTest> = { eq: 'eq', in: 'eq', contains: 'c
 
 /**
  * The positive operators on a non-null string value, as evaluate.ts defines them (code point order by
- * compareCodePoints, `like` and `match` by the grammar's own compiled patterns). `like` first rules out values that
- * lack one of the pattern's literal runs (a necessary condition), so the exact matcher runs on few values.
+ * compareCodePoints, `like` and `match` by the grammar's own compiled patterns).
  */
 const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean> = {
   null: () => () => false,
@@ -137,12 +136,8 @@ const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean>
   startswith: ([x]) => (v) => v.startsWith(x),
   endswith: ([x]) => (v) => v.endsWith(x),
   like: ([pattern]) => {
-    const runs = pattern.split(/[*?]/).filter((run) => run.length > 0);
     const like = compileLike(pattern);
-    return (v) => {
-      for (const run of runs) if (!v.includes(run)) return false;
-      return like.test(v);
-    };
+    return (v) => like.test(v);
   },
   match: ([pattern]) => {
     const regex = compileRegex(pattern);
