@@ -20,6 +20,7 @@ import { createRouter, environmentOf } from './http/router.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';
 import type { DemoCredentials } from './seed.ts';
 import { serveStatic } from './static.ts';
+import { JsonText } from './store/json-page.ts';
 import { openSqliteStorage } from './store/sqlite.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { sandboxSpec } from './spec-cache.ts';
@@ -28,6 +29,7 @@ import { validateBody } from './validate.ts';
 /** JSON bytes of list data, kept per array: a page served from the storage's page cache is serialised once. */
 const serializedArrays = new WeakMap<object, Buffer>();
 function serialized(data: unknown): Buffer {
+  if (data instanceof JsonText) return data.bytes(); // written by the storage (D-84)
   if (!Array.isArray(data)) return Buffer.from(JSON.stringify(data) ?? 'null');
   let bytes = serializedArrays.get(data);
   if (bytes === undefined) {

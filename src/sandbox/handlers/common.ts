@@ -48,12 +48,10 @@ function filterTypes(ctx: Ctx): Record<string, ValueType> {
 
 export function listReply(ctx: Ctx, resource: Resource, scope: Scope, query: ListQuery, present?: (item: Record<string, any>) => unknown): Reply {
   const result = ctx.svc.store.list(resource, ctx.env, scope, query, filterTypes(ctx));
-  return {
-    status: 200,
-    // the storage's own array when nothing is masked: the http layer reuses its serialisation while the page is cached
-    data: present ? result.items.map(present) : result.items,
-    page: { number: query.page.number, size: query.page.size, count: result.items.length, totalCount: result.totalCount },
-  };
+  // the storage's own JSON text or array when nothing is masked: the http layer reuses its bytes while the page is cached
+  const data = present ? result.items.map(present) : (result.json ?? result.items);
+  const count = !present && result.json ? result.json.count : result.items.length;
+  return { status: 200, data, page: { number: query.page.number, size: query.page.size, count, totalCount: result.totalCount } };
 }
 
 export function throwIfProblems(problems: Array<Problem | null>): void {

@@ -59,3 +59,17 @@ export function fromSql(kind: ColumnKind, value: unknown): unknown {
   if (kind === 'boolean') return value === 1 || value === 1n;
   return value;
 }
+
+/**
+ * SQL that writes a row's record as JSON text, the same JSON as `fromSql`'s values (test/sandbox.json-page.test.ts):
+ * JSON columns embedded as JSON, booleans as true/false, text escaped by SQLite (NUL as \u0000), fields in order.
+ */
+export function recordJsonSql(columns: readonly Column[]): string {
+  const value = (c: Column) => {
+    const name = `"${c.column}"`;
+    if (c.kind === 'json') return `json(${name})`;
+    if (c.kind === 'boolean') return `CASE WHEN ${name} IS NULL THEN NULL WHEN ${name} THEN json('true') ELSE json('false') END`;
+    return name;
+  };
+  return `json_object(${columns.map((c) => `'${c.field.replace(/'/g, "''")}', ${value(c)}`).join(', ')})`;
+}

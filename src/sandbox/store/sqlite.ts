@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import type { ListQuery } from '../../grammar/types.ts';
 import type { CareSpec, ValueType } from '../../spec/types.ts';
 import { compileLike, compileRegex } from '../../grammar/regex.ts';
-import { fromSql, resourceColumns, toSql } from './columns.ts';
+import { fromSql, recordJsonSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
 import { listIndexes } from './list-indexes.ts';
 import { planCaseCount } from './case-count.ts';
@@ -16,6 +16,7 @@ import { openDeliveries } from './deliveries.ts';
 import { orderSql, whereSql } from './list-sql.ts';
 import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
 import { customerViewSql } from './customer-view.ts';
+import { JsonText, jsonListResult } from './json-page.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
 import { openCaseMemory } from './memory/engine.ts';
 import type { CaseMemory, CaseMemoryOptions } from './memory/engine.ts';
@@ -179,22 +180,22 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     }
   }
 
-  /** The page's records by rowid (one lookup each, no index), in the order given; `ids` checks each is the case meant. */
-  function casesByRowid(ids: string[], rowids: number[]): Record<string, any>[] {
-    if (ids.length === 0) return [];
-    const cols = columns.cases;
-    const rows = prepare(`SELECT seq, ${cols.map((c) => `"${c.column}"`).join(', ')} FROM cases WHERE seq IN (SELECT value FROM json_each(?))`)
+  /**
+   * The page's records by rowid (one lookup each, no index), in the order given, as JSON text that SQLite writes (the
+   * same JSON as the records' own, see recordJsonSql); `ids` checks each is the case meant.
+   */
+  function casesJsonByRowid(ids: string[], rowids: number[]): JsonText {
+    if (ids.length === 0) return new JsonText('[]', 0);
+    const rows = prepare(`SELECT seq, "id", ${recordJsonSql(columns.cases)} FROM cases WHERE seq IN (SELECT value FROM json_each(?))`)
       .raw(true)
-      .all(JSON.stringify(rowids)) as unknown[][];
+      .all(JSON.stringify(rowids)) as Array<[number, string, string]>;
     const bySeq = new Map(rows.map((row) => [Number(row[0]), row]));
-    const idAt = cols.findIndex((c) => c.field === 'id') + 1;
-    return rowids.map((rowid, i) => {
+    const records = rowids.map((rowid, i) => {
       const row = bySeq.get(rowid);
-      if (!row || row[idAt] !== ids[i]) throw new Error(`case ${ids[i]} of a memory page is not in the database as rowid ${rowid}`);
-      const record: Record<string, any> = {};
-      for (let c = 0; c < cols.length; c++) record[cols[c].field] = fromSql(cols[c].kind, row[c + 1]);
-      return record;
+      if (!row || row[1] !== ids[i]) throw new Error(`case ${ids[i]} of a memory page is not in the database as rowid ${rowid}`);
+      return row[2];
     });
+    return new JsonText(`[${records.join(',')}]`, records.length);
   }
 
   const statements = new Map<string, Database.Statement>();
@@ -212,6 +213,8 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   const bump = (resource: Resource) => versions.set(resource, (versions.get(resource) ?? 0) + 1);
   const countCache = new Map<string, { version: number; count: number }>();
   const pageCache = new Map<string, { version: number; items: Record<string, any>[] }>();
+  /** Pages of the column engine (D-84), kept as the JSON text sent. */
+  const jsonPageCache = new Map<string, { version: number; json: JsonText }>();
 
   function rowToStored(resource: Resource, row: any): Stored {
     const record: Record<string, any> = {};
@@ -333,16 +336,16 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       // D-84: cases from the column engine (count and page ids), records by id; SQL while it cannot answer
       if (resource === 'cases' && caseMemory && !hidden) {
         const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
-        const cachedPage = pageCache.get(pageKey);
-        if (cached && cached.version === version && cachedPage && cachedPage.version === version) return { items: cachedPage.items, totalCount: cached.count };
+        const cachedPage = jsonPageCache.get(pageKey);
+        if (cached && cached.version === version && cachedPage && cachedPage.version === version) return jsonListResult(cachedPage.json, cached.count);
         const answer = memoryList(env, scope, query);
         if (answer) {
-          const items = casesByRowid(answer.ids, answer.rowids);
-          if (pageCache.size >= 300) pageCache.delete(pageCache.keys().next().value!);
-          pageCache.set(pageKey, { version, items });
+          const json = casesJsonByRowid(answer.ids, answer.rowids);
+          if (jsonPageCache.size >= 300) jsonPageCache.delete(jsonPageCache.keys().next().value!);
+          jsonPageCache.set(pageKey, { version, json });
           if (countCache.size > 2000) countCache.clear();
           countCache.set(key, { version, count: answer.totalCount });
-          return { items, totalCount: answer.totalCount };
+          return jsonListResult(json, answer.totalCount);
         }
         if (options.caseLists === 'memory-only') throw new Error('the case column engine did not answer');
       }

@@ -2,6 +2,7 @@
 // it; another engine would implement the same few calls.
 import type { ListQuery } from '../../grammar/types.ts';
 import type { Environment, ValueType } from '../../spec/types.ts';
+import type { JsonText } from './json-page.ts';
 
 /** Resource tables; each stores the fields of its schema in the description plus internal columns. */
 export const RESOURCE_SCHEMAS = {
@@ -53,6 +54,8 @@ export interface Scope {
 export interface ListResult {
   items: Record<string, any>[];
   totalCount: number;
+  /** The items as JSON text, when the storage wrote them so (D-84): sent as they are. */
+  json?: JsonText;
 }
 
 export interface Org {
