@@ -12,6 +12,7 @@ import { compareBySort, matchesFilters } from '../src/grammar/evaluate.ts';
 import { escapeListValue } from '../src/grammar/list-values.ts';
 import { parseListQuery } from '../src/grammar/parse.ts';
 import { numberOf } from '../src/sandbox/store/memory/columns.ts';
+import { nextUp } from '../src/sandbox/store/memory/filter.ts';
 import { prng } from '../src/sandbox/seed.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import type { Scope, Storage } from '../src/sandbox/store/types.ts';
@@ -265,5 +266,21 @@ describe('stored datetimes in the columns (D-84)', () => {
     for (const text of ['2026-01-01T00:00:00Z', '2026-02-30T00:00:00.000Z', '2026-01-01T24:00:00.000Z', '2026-01-01T00:00:00.000+01:00', '1767225600']) {
       expect(numberOf('datetime', text), text).toBe(instantOf(text));
     }
+  });
+});
+
+describe('nextUp: strict comparisons as inclusive ones (D-84)', () => {
+  it('is the next double: x < nextUp(x) with nothing between, at zero, signs and the ends of the range', () => {
+    for (const x of [0, -0, 1, -1, 0.1, -0.1, 1767225600000, -Number.MIN_VALUE, Number.MIN_VALUE, -Number.MAX_VALUE]) {
+      const up = nextUp(x);
+      expect(up > x, String(x)).toBe(true);
+      const middle = x / 2 + up / 2; // halves first: no overflow at the ends
+      expect(middle === x || middle === up, `nothing between ${x} and ${up}`).toBe(true);
+    }
+    expect(nextUp(0)).toBe(Number.MIN_VALUE);
+    expect(nextUp(-Number.MIN_VALUE)).toBe(-0);
+    expect(nextUp(Number.MAX_VALUE)).toBe(Infinity);
+    expect(nextUp(Infinity)).toBe(Infinity);
+    expect(nextUp(NaN)).toBeNaN();
   });
 });

@@ -73,6 +73,9 @@ interface FieldSource {
   sql: Column;
 }
 
+/** The filter passes read a mask four slots per 32-bit word, slot s in byte s & 3 (filter.ts). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 class Table {
   size = 0;
   capacity = 0;
@@ -492,7 +495,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
 
   return {
     list(env, scope, query) {
-      if (!filled || pending.length > 0 || db.inTransaction) return undefined;
+      if (!filled || pending.length > 0 || db.inTransaction || !LITTLE_ENDIAN) return undefined;
       const t = tableOf(env);
       if (t.broken) return undefined;
       const scopeColumn = scope.by === 'customerOrg' ? t.customer : scope.by === 'contract' ? t.columns.get('contract') : undefined;
