@@ -38,6 +38,18 @@ export function applyClause(mask: Uint8Array, clause: FilterClause, ctx: FilterC
   return numberClause(mask, clause, column, operator, negated, ctx);
 }
 
+/**
+ * The clause's answer per code of a dictionary column (0/1, negation applied), when the clause is judged per distinct
+ * value: every operator but `exists` and `sameas` (which read no value, or a second column). A list with this one
+ * clause counts its matches from the scope's count per code instead of a pass over the slots (engine.ts).
+ */
+export function codeAnswers(clause: FilterClause, column: DictColumn, ctx: FilterContext): Uint8Array | undefined {
+  const base = positiveOf(clause.operator, ctx.operators);
+  const operator = base ?? clause.operator;
+  if (operator === 'exists' || operator === 'sameas') return undefined;
+  return dictAnswers(clause, column, operator, base !== null, ctx);
+}
+
 /** Per distinct value: does the grammar's positive (or negative) operator hold? */
 function dictAnswers(clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): Uint8Array {
   const { dict } = column;
@@ -281,7 +293,7 @@ export function nextUp(x: number): number {
 const wordsOf = (mask: Uint8Array) => new Uint32Array(mask.buffer, mask.byteOffset, mask.length >>> 2);
 
 /** mask[s] &= ok[codes[s]]: a dictionary column's answer per code. */
-function keepCodes(mask: Uint8Array, ok: Uint8Array, codes: Uint32Array, n: number): void {
+export function keepCodes(mask: Uint8Array, ok: Uint8Array, codes: Uint32Array, n: number): void {
   const words = wordsOf(mask);
   const end = n >>> 2;
   for (let w = 0; w < end; w++) {

@@ -18,8 +18,10 @@ const MAX_BUCKETS = 256;
 export interface PageInput {
   ctx: OrderContext;
   permutation(field: string): Permutation | undefined;
-  /** 1 for a matching slot. */
-  mask: Uint8Array;
+  /** Is the slot a match? (a mask read, or the scope and the clause's answer per code read directly) */
+  keep(slot: number): boolean;
+  /** Slots are 0..slots-1. */
+  slots: number;
   /** The matching slots (any order), gathered on first call: a page walked along a permutation never needs them. */
   matched(): Uint32Array;
   total: number;
@@ -59,8 +61,7 @@ export function pageSlots(input: PageInput): number[] {
   const order: SortKey[] = keys.length > 0 ? keys : [{ field: 'id', descending: false, type: 'string' }];
   const canWalk = order.every((k) => input.permutation(k.field) !== undefined);
   if (!canWalk || sortCost(total) <= walkCost(input, to, total)) return sortedSlice(input, input.matched(), order, offset, to);
-  const mask = input.mask;
-  if (order.length === 1) return walked(input, order[0], (s) => mask[s] === 1, offset, to);
+  if (order.length === 1) return walked(input, order[0], input.keep, offset, to);
   return bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
 }
 
@@ -86,7 +87,7 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
   // bucket of each matched slot: the first slot seen with the same leading values stands for it
   const representatives: number[] = [];
   const counts: number[] = [];
-  const slotBucket = new Uint16Array(input.mask.length);
+  const slotBucket = new Uint16Array(input.slots);
   if (columns.length === 1 && columns[0].kind === 'dict') {
     // one dictionary-coded leading key: its code is the bucket key, read from an array
     const { codes } = columns[0];
@@ -161,11 +162,11 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
     if (end > from && start < to) {
       const lo = Math.max(from, start) - start;
       const hi = Math.min(to, end) - start;
-      const mask = input.mask;
+      const { keep } = input;
       if (sortCost(counts[b]) <= walkCost(input, hi, counts[b])) {
         const slots = matched.filter((s) => slotBucket[s] === b);
         out.push(...sortedSlice(input, slots, [last], lo, hi));
-      } else out.push(...walked(input, last, (s) => mask[s] === 1 && slotBucket[s] === b, lo, hi));
+      } else out.push(...walked(input, last, (s) => slotBucket[s] === b && keep(s), lo, hi));
     }
     start = end;
     if (start >= to) break;
@@ -179,7 +180,7 @@ function runs(input: PageInput, order: SortKey[], from: number, to: number): num
   const p = input.permutation(first.field)!;
   const column: MemoryColumn = input.ctx.column(first.field);
   const rest = slotComparator(input.ctx, order.slice(1));
-  const mask = input.mask;
+  const { keep } = input;
   const out: number[] = [];
   let seen = 0;
   let run: number[] = [];
@@ -199,7 +200,7 @@ function runs(input: PageInput, order: SortKey[], from: number, to: number): num
   walk(p, column, first.descending, (slot) => {
     if (previous !== -1 && !sameOn(column, previous, slot) && !flush()) return (going = false);
     previous = slot;
-    if (mask[slot] === 1) run.push(slot);
+    if (keep(slot)) run.push(slot);
     return true;
   });
   if (going) flush();
