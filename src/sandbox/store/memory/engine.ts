@@ -9,18 +9,19 @@
 // with SQL answering until it is complete.
 import type Database from 'better-sqlite3';
 import { compareCodePoints } from '../../../grammar/compare.ts';
-import type { FilterClause, ListQuery } from '../../../grammar/types.ts';
+import type { ListQuery } from '../../../grammar/types.ts';
 import type { CareSpec, ValueType } from '../../../spec/types.ts';
 import type { Column } from '../columns.ts';
 import { fromSql } from '../columns.ts';
 import type { Scope } from '../types.ts';
 import { codeOf, growColumn, makeColumn, numberOf, textIndexOf } from './columns.ts';
 import type { DictColumn, MemoryColumn } from './columns.ts';
-import { applyClause, codeAnswers, keepCodes } from './filter.ts';
+import { applyClause } from './filter.ts';
 import type { FilterContext } from './filter.ts';
 import { compareOn, insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
 import type { OrderContext, Permutation } from './order.ts';
 import { pageSlots } from './page.ts';
+import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
@@ -65,16 +66,9 @@ interface ScopeMask {
   bits: Uint8Array;
   /** How many 1s `bits` holds: the totalCount of a list without filters. */
   count: number;
-  /**
-   * For each dictionary column with a lookup and at most COUNTED_CODES values when the mask was made: how many of the
-   * scope's slots hold each code. A list with one clause on such a column sums them (its exact totalCount) and
-   * walks its page without a pass over the slots.
-   */
-  codeCounts: Map<DictColumn, Int32Array>;
+  /** Its slots per value of the few-valued columns: a list with one clause there is counted from them. */
+  counts: ScopeCounts;
 }
-
-/** Largest dictionary whose codes a scope counts (a contract, a contact: a few; 32 scopes x 4 bytes per code). */
-const COUNTED_CODES = 65_536;
 
 interface FieldSource {
   field: string;
@@ -152,13 +146,7 @@ class Table {
       }
       const bits = new Uint8Array(this.capacity);
       fillScopeMask(bits, this.alive, inScope, column.codes, this.size);
-      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), codeCounts: new Map() };
-      for (const c of this.columns.values()) {
-        if (c.kind !== 'dict' || c === this.id || !c.index || c.dict.length > COUNTED_CODES) continue;
-        const counts = new Int32Array(c.dict.length);
-        countCodes(counts, bits, c.codes, this.size);
-        scoped.codeCounts.set(c, counts);
-      }
+      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size) };
       if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
     }
     this.scopes.set(key, scoped);
@@ -167,10 +155,7 @@ class Table {
 
   /** A slot is about to be written (values, alive): its codes leave the counts of the scopes it is in. */
   unscope(slot: number): void {
-    for (const scoped of this.scopes.values()) {
-      if (scoped.bits[slot] === 0) continue;
-      for (const [c, counts] of scoped.codeCounts) counts[c.codes[slot]]--;
-    }
+    for (const scoped of this.scopes.values()) if (scoped.bits[slot] === 1) scoped.counts.leave(slot);
   }
 
   /** A slot was written (values, alive): every kept scope mask learns whether it is in its scope now, and counts it. */
@@ -181,40 +166,9 @@ class Table {
       const bit = this.alive[slot] === 1 && typeof value === 'string' && values.has(value) ? 1 : 0;
       scoped.count += bit - bits[slot];
       bits[slot] = bit;
-      if (bit === 0) continue;
-      for (const [c, counts] of scoped.codeCounts) {
-        const code = c.codes[slot];
-        if (code >= counts.length) {
-          const grown = new Int32Array(Math.max(code + 1, counts.length * 2));
-          grown.set(counts);
-          scoped.codeCounts.set(c, grown);
-          grown[code]++;
-        } else counts[code]++;
-      }
+      if (bit === 1) scoped.counts.enter(slot);
     }
   }
-}
-
-/**
- * A list's only clause on a column the scope counts per code: its answer per code and the exact number of matches
- * (the sum of the counts of the codes that pass), or undefined.
- */
-function countedClause(scoped: ScopeMask, filters: readonly FilterClause[], ctx: FilterContext): { ok: Uint8Array; codes: Uint32Array; total: number } | undefined {
-  if (filters.length !== 1) return undefined;
-  const column = ctx.column(filters[0].field);
-  const counts = column?.kind === 'dict' ? scoped.codeCounts.get(column) : undefined;
-  if (!counts || column?.kind !== 'dict') return undefined;
-  const ok = codeAnswers(filters[0], column, ctx);
-  if (!ok) return undefined;
-  let total = 0;
-  const n = Math.min(ok.length, counts.length);
-  for (let c = 0; c < n; c++) total += ok[c] * counts[c];
-  return { ok, codes: column.codes, total };
-}
-
-/** counts[codes[s]] += 1 for each slot of the mask. */
-function countCodes(counts: Int32Array, bits: Uint8Array, codes: Uint32Array, size: number): void {
-  for (let s = 0; s < size; s++) counts[codes[s]] += bits[s];
 }
 
 /** mask[s] = alive and in scope. Small functions of typed arrays: the loops the engine runs most. */
@@ -562,27 +516,18 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const { mask, size } = t;
       const scoped = t.scopeMask(scopeColumn, scope.values);
       const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size };
-      const counted = countedClause(scoped, query.filters, ctx);
-      /** The mask of the matches: the scope's, then one pass per clause (a counted clause's answers reused). */
+      const counted = query.filters.length === 1 ? scoped.counts.answer(query.filters[0], ctx, scoped.bits) : undefined;
+      /** The mask of the matches: the scope's, then one pass per clause. */
       const filterAll = () => {
         mask.set(scoped.bits.subarray(0, size));
-        if (counted) keepCodes(mask, counted.ok, counted.codes, size);
+        if (counted) counted.narrow(mask, size);
         else for (const clause of query.filters) applyClause(mask, clause, ctx);
       };
-      let total: number;
-      let keep: (slot: number) => boolean;
+      // one clause on a counted column: its total from the scope's counts, its page walked reading the slots' values
       let masked = !counted;
-      if (counted) {
-        // one clause on a counted column: its total from the scope's counts, its page walked reading codes
-        total = counted.total;
-        const { bits } = scoped;
-        const { ok, codes } = counted;
-        keep = (s) => (bits[s] & ok[codes[s]]) === 1;
-      } else {
-        filterAll();
-        total = query.filters.length === 0 ? scoped.count : countMask(mask, size);
-        keep = (s) => mask[s] === 1;
-      }
+      if (!counted) filterAll();
+      const total = counted ? counted.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
+      const keep = counted ? counted.keep : (s: number) => mask[s] === 1;
       let gathered: Uint32Array | undefined;
       const matched = () => {
         if (!masked) {

@@ -1,0 +1,105 @@
+// How many of a kept scope's slots hold each value of its few-valued columns (decision D-84): a contract, a contact,
+// a watch list (dictionary codes), a status, a priority (small integers). Every write keeps them exact (the engine
+// calls leave before it changes an in-scope slot and enter after), so a list whose one clause is on such a column
+// sums the counts of the values that pass for its exact totalCount, and walks its page reading the slot's value,
+// without a pass over every slot.
+import { matchesClause } from '../../../grammar/evaluate.ts';
+import type { FilterClause } from '../../../grammar/types.ts';
+import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
+import { applyClause, codeAnswers, keepCodes } from './filter.ts';
+import type { FilterContext } from './filter.ts';
+
+/** Largest dictionary whose codes a scope counts (32 scopes x 4 bytes per code and column). */
+const COUNTED_CODES = 65_536;
+/** Integers 0..SMALL-1 are counted each; then null, then any other value (which stops the one-clause answer). */
+const SMALL = 1024;
+const NULL_AT = SMALL;
+const OTHER_AT = SMALL + 1;
+
+const integerAt = (x: number) => (x !== x ? NULL_AT : x >= 0 && x < SMALL && Math.floor(x) === x ? x : OTHER_AT);
+
+/** A one-clause list answered from the counts. */
+export interface CountedClause {
+  total: number;
+  /** Is an alive slot of the scope a match? */
+  keep(slot: number): boolean;
+  /** Clear the non-matches of a mask that holds the scope's bits (for a page sorted rather than walked). */
+  narrow(mask: Uint8Array, size: number): void;
+}
+
+export class ScopeCounts {
+  private readonly codes = new Map<DictColumn, Int32Array>();
+  private readonly integers = new Map<NumberColumn, Int32Array>();
+
+  /** Counts of the slots set in `bits`, for the columns with few values now. */
+  constructor(columns: Iterable<MemoryColumn>, id: DictColumn, bits: Uint8Array, size: number) {
+    for (const c of columns) {
+      if (c.kind === 'dict' && c !== id && c.index && c.dict.length <= COUNTED_CODES) {
+        const counts = new Int32Array(c.dict.length);
+        for (let s = 0; s < size; s++) counts[c.codes[s]] += bits[s];
+        this.codes.set(c, counts);
+      } else if (c.kind === 'number' && c.type === 'integer') {
+        const counts = new Int32Array(SMALL + 2);
+        for (let s = 0; s < size; s++) if (bits[s] === 1) counts[integerAt(c.values[s])]++;
+        this.integers.set(c, counts);
+      }
+    }
+  }
+
+  /** An in-scope slot is about to change or leave the scope. */
+  leave(slot: number): void {
+    for (const [c, counts] of this.codes) counts[c.codes[slot]]--;
+    for (const [c, counts] of this.integers) counts[integerAt(c.values[slot])]--;
+  }
+
+  /** A slot is in the scope with its current values. */
+  enter(slot: number): void {
+    for (const [c, counts] of this.codes) {
+      const code = c.codes[slot];
+      if (code < counts.length) counts[code]++;
+      else {
+        // a value added since the counts were made
+        const grown = new Int32Array(Math.max(code + 1, counts.length * 2));
+        grown.set(counts);
+        grown[code]++;
+        this.codes.set(c, grown);
+      }
+    }
+    for (const [c, counts] of this.integers) counts[integerAt(c.values[slot])]++;
+  }
+
+  /** The list's one clause answered from the counts, or undefined (another column, `exists`, `sameas`, other values). */
+  answer(clause: FilterClause, ctx: FilterContext, bits: Uint8Array): CountedClause | undefined {
+    const column = ctx.column(clause.field);
+    if (!column) return undefined;
+    if (column.kind === 'dict') {
+      const counts = this.codes.get(column);
+      const ok = counts && codeAnswers(clause, column, ctx);
+      if (!counts || !ok) return undefined;
+      let total = 0;
+      const n = Math.min(ok.length, counts.length); // codes past either were added later: counted 0, or not judged and not held
+      for (let c = 0; c < n; c++) total += ok[c] * counts[c];
+      const { codes } = column;
+      return { total, keep: (s) => (bits[s] & ok[codes[s]]) === 1, narrow: (mask, size) => keepCodes(mask, ok, codes, size) };
+    }
+    const counts = this.integers.get(column);
+    if (!counts || counts[OTHER_AT] > 0) return undefined;
+    const base = clause.operator;
+    if (base === 'exists' || base === 'notExists' || base === 'sameas' || base === 'notSameas') return undefined;
+    // each value the scope holds judged once by the grammar's own evaluator (D-22)
+    const ok = new Uint8Array(SMALL + 1);
+    let total = 0;
+    for (let v = 0; v <= SMALL; v++) {
+      if (counts[v] === 0) continue;
+      ok[v] = matchesClause({ [clause.field]: v === NULL_AT ? null : v }, clause, ctx.operators) ? 1 : 0;
+      total += ok[v] * counts[v];
+    }
+    const { values } = column;
+    const okNull = ok[NULL_AT];
+    return {
+      total,
+      keep: (s) => bits[s] === 1 && (values[s] === values[s] ? ok[values[s]] : okNull) === 1,
+      narrow: (mask) => applyClause(mask, clause, ctx),
+    };
+  }
+}
