@@ -153,7 +153,7 @@ class Table {
     return scoped;
   }
 
-  /** A slot is about to be written (values, alive): its codes leave the counts of the scopes it is in. */
+  /** A slot is about to be written (values, alive): its values leave the counts of the scopes it is in. */
   unscope(slot: number): void {
     for (const scoped of this.scopes.values()) if (scoped.bits[slot] === 1) scoped.counts.leave(slot);
   }
