@@ -11,8 +11,8 @@ import { instantOf } from '../src/grammar/compare.ts';
 import { compareBySort, matchesFilters } from '../src/grammar/evaluate.ts';
 import { escapeListValue } from '../src/grammar/list-values.ts';
 import { parseListQuery } from '../src/grammar/parse.ts';
-import { numberOf } from '../src/sandbox/store/memory/columns.ts';
-import { nextUp } from '../src/sandbox/store/memory/filter.ts';
+import { makeColumn, numberOf, valueAt } from '../src/sandbox/store/memory/columns.ts';
+import { applyClause, nextUp } from '../src/sandbox/store/memory/filter.ts';
 import { prng } from '../src/sandbox/seed.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import type { Scope, Storage } from '../src/sandbox/store/types.ts';
@@ -282,5 +282,30 @@ describe('nextUp: strict comparisons as inclusive ones (D-84)', () => {
     expect(nextUp(Number.MAX_VALUE)).toBe(Infinity);
     expect(nextUp(Infinity)).toBe(Infinity);
     expect(nextUp(NaN)).toBeNaN();
+  });
+});
+
+describe('filter passes over hand-made columns (D-84)', () => {
+  it('numeric sameas: equal, or both null, in every byte of a mask word and in the tail', () => {
+    const size = 4 * 7 + 3; // whole words and a tail
+    const a = makeColumn('priority', 'integer', size + 1) as any;
+    const b = makeColumn('status', 'integer', size + 1) as any;
+    // (a, b) pairs: equal, different, both null, one null: each in every position of a word
+    const pairs: Array<[number | null, number | null]> = [[1, 1], [1, 2], [null, null], [null, 3], [4, null]];
+    for (let s = 0; s < size; s++) {
+      const [x, y] = pairs[(s + Math.floor(s / 4)) % pairs.length];
+      a.values[s] = x ?? NaN;
+      b.values[s] = y ?? NaN;
+    }
+    const columns = new Map([['priority', a], ['status', b]]);
+    const ctx = { column: (f: string) => columns.get(f), permutation: () => undefined, operators: spec.operators, size };
+    for (const operator of ['sameas', 'notSameas']) {
+      const mask = new Uint8Array(size + 1).fill(1);
+      const clause = { field: 'priority', operator, values: ['status'] };
+      applyClause(mask, clause, ctx);
+      const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ priority: valueAt(a, s), status: valueAt(b, s) }, [clause], spec.operators) ? 1 : 0));
+      expect(Array.from(mask.subarray(0, size)), operator).toEqual(expected);
+      expect(mask[size], 'the byte past the slots is left alone').toBe(1);
+    }
   });
 });

@@ -335,6 +335,43 @@ function inPair(mask: Uint8Array, values: Float64Array, n: number, u: number, v:
   for (let s = end << 2; s < n; s++) mask[s] &= (+(values[s] === u) | +(values[s] === v)) ^ flip;
 }
 
+/** mask[s] &= (x = y, or both NaN: both null) XOR flip. Spelt out per slot: a helper closure here is not inlined. */
+function sameNumbers(mask: Uint8Array, x: Float64Array, y: Float64Array, n: number, flip: number): void {
+  const words = wordsOf(mask);
+  const end = n >>> 2;
+  const flips = flip * 0x01010101;
+  for (let w = 0; w < end; w++) {
+    const s = w << 2;
+    const a0 = x[s];
+    const a1 = x[s + 1];
+    const a2 = x[s + 2];
+    const a3 = x[s + 3];
+    const b0 = y[s];
+    const b1 = y[s + 1];
+    const b2 = y[s + 2];
+    const b3 = y[s + 3];
+    words[w] &=
+      ((+(a0 === b0) | (+(a0 !== a0) & +(b0 !== b0))) |
+        ((+(a1 === b1) | (+(a1 !== a1) & +(b1 !== b1))) << 8) |
+        ((+(a2 === b2) | (+(a2 !== a2) & +(b2 !== b2))) << 16) |
+        ((+(a3 === b3) | (+(a3 !== a3) & +(b3 !== b3))) << 24)) ^
+      flips;
+  }
+  for (let s = end << 2; s < n; s++) mask[s] &= (+(x[s] === y[s]) | (+(x[s] !== x[s]) & +(y[s] !== y[s]))) ^ flip;
+}
+
+/** mask[s] &= (toOther[x[s]] = y[s]) XOR flip: two dictionary columns compared through a code mapping. */
+function sameCodes(mask: Uint8Array, toOther: Int32Array, x: Uint32Array, y: Uint32Array, n: number, flip: number): void {
+  const words = wordsOf(mask);
+  const end = n >>> 2;
+  const flips = flip * 0x01010101;
+  for (let w = 0; w < end; w++) {
+    const s = w << 2;
+    words[w] &= (+(toOther[x[s]] === y[s]) | (+(toOther[x[s + 1]] === y[s + 1]) << 8) | (+(toOther[x[s + 2]] === y[s + 2]) << 16) | (+(toOther[x[s + 3]] === y[s + 3]) << 24)) ^ flips;
+  }
+  for (let s = end << 2; s < n; s++) mask[s] &= +(toOther[x[s]] === y[s]) ^ flip;
+}
+
 function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, negated: boolean, ctx: FilterContext): void {
   const other = ctx.column(String(clause.values[0]));
   if (!other) throw new Error(`no memory column for ${String(clause.values[0])}`);
@@ -344,10 +381,7 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
     // both null, or both values and equal (equalTyped of two numbers / two instants)
     const x = column.values;
     const y = other.values;
-    const flip = want ^ 1;
-    // branch-free, as the comparisons of numberClause
-    for (let s = 0; s < n; s++) mask[s] &= (+(x[s] === y[s]) | (+(x[s] !== x[s]) & +(y[s] !== y[s]))) ^ flip;
-    return;
+    return sameNumbers(mask, x, y, n, want ^ 1);
   }
   if (column.kind === 'dict' && other.kind === 'dict' && column.type === 'string' && other.type === 'string') {
     // strings (or both null): code point equality is ===
@@ -359,9 +393,7 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
       const toOther = new Int32Array(column.dict.length).fill(-1);
       toOther[0] = 0;
       for (let c = 1; c < column.dict.length; c++) toOther[c] = other.index.get(column.dict[c] as string) ?? -1;
-      const flip = negated ? 1 : 0;
-      for (let s = 0; s < n; s++) mask[s] &= +(toOther[x[s]] === y[s]) ^ flip;
-      return;
+      return sameCodes(mask, toOther, x, y, n, negated ? 1 : 0);
     }
     const dx = column.dict;
     const dy = other.dict;
