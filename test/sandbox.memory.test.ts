@@ -286,14 +286,14 @@ describe('nextUp: strict comparisons as inclusive ones (D-84)', () => {
 });
 
 describe('filter passes over hand-made columns (D-84)', () => {
-  it('numeric sameas: equal, or both null, in every byte of a mask word and in the tail', () => {
+  it('numeric sameas (equal, or both null) and null, in every byte of a mask word and in the tail', () => {
     const size = 4 * 7 + 3; // whole words and a tail
     const a = makeColumn('priority', 'integer', size + 1) as any;
     const b = makeColumn('status', 'integer', size + 1) as any;
     // (a, b) pairs: equal, different, both null, one null: each in every position of a word
     const pairs: Array<[number | null, number | null]> = [[1, 1], [1, 2], [null, null], [null, 3], [4, null]];
     for (let s = 0; s < size; s++) {
-      const [x, y] = pairs[(s + Math.floor(s / 4)) % pairs.length];
+      const [x, y] = pairs[((s % 4) + Math.floor(s / 4)) % pairs.length]; // word w, byte j: pair (j + w) mod 5
       a.values[s] = x ?? NaN;
       b.values[s] = y ?? NaN;
     }
@@ -306,6 +306,13 @@ describe('filter passes over hand-made columns (D-84)', () => {
       const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ priority: valueAt(a, s), status: valueAt(b, s) }, [clause], spec.operators) ? 1 : 0));
       expect(Array.from(mask.subarray(0, size)), operator).toEqual(expected);
       expect(mask[size], 'the byte past the slots is left alone').toBe(1);
+    }
+    for (const operator of ['null', 'notNull']) {
+      const mask = new Uint8Array(size + 1).fill(1);
+      const clause = { field: 'priority', operator, values: [] };
+      applyClause(mask, clause, ctx);
+      const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ priority: valueAt(a, s) }, [clause], spec.operators) ? 1 : 0));
+      expect(Array.from(mask.subarray(0, size)), operator).toEqual(expected);
     }
   });
 });

@@ -239,8 +239,7 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
   switch (operator) {
     case 'null':
     case 'empty': // a number is never '' or an array: empty is null
-      for (let s = 0; s < n; s++) mask[s] &= +(values[s] !== values[s]) ^ negatedBit;
-      return;
+      return isNull(mask, values, n, negatedBit);
     case 'in': {
       const list = [...new Set(bounds.filter((v): v is number => v !== undefined))];
       if (list.length === 0) return none();
@@ -317,6 +316,22 @@ function inRange(mask: Uint8Array, values: Float64Array, n: number, lo: number, 
     words[w] &= ((+(a >= lo) & +(a <= hi)) | ((+(b >= lo) & +(b <= hi)) << 8) | ((+(c >= lo) & +(c <= hi)) << 16) | ((+(d >= lo) & +(d <= hi)) << 24)) ^ flips;
   }
   for (let s = end << 2; s < n; s++) mask[s] &= (+(values[s] >= lo) & +(values[s] <= hi)) ^ flip;
+}
+
+/** mask[s] &= (x is NaN: null) XOR flip. */
+function isNull(mask: Uint8Array, values: Float64Array, n: number, flip: number): void {
+  const words = wordsOf(mask);
+  const end = n >>> 2;
+  const flips = flip * 0x01010101;
+  for (let w = 0; w < end; w++) {
+    const s = w << 2;
+    const a = values[s];
+    const b = values[s + 1];
+    const c = values[s + 2];
+    const d = values[s + 3];
+    words[w] &= (+(a !== a) | (+(b !== b) << 8) | (+(c !== c) << 16) | (+(d !== d) << 24)) ^ flips;
+  }
+  for (let s = end << 2; s < n; s++) mask[s] &= +(values[s] !== values[s]) ^ flip;
 }
 
 /** mask[s] &= (x === u or x === v) XOR flip: `in` with two values (the usual case) in one pass. */
