@@ -15,6 +15,7 @@ import { makeColumn, numberOf, valueAt } from '../src/sandbox/store/memory/colum
 import { applyClause, nextUp } from '../src/sandbox/store/memory/filter.ts';
 import { prng } from '../src/sandbox/seed.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
+import type { FilterClause } from '../src/grammar/types.ts';
 import type { Scope, Storage } from '../src/sandbox/store/types.ts';
 import { spec } from './helpers/sandbox.ts';
 
@@ -301,7 +302,7 @@ describe('filter passes over hand-made columns (D-84)', () => {
     const ctx = { column: (f: string) => columns.get(f), permutation: () => undefined, operators: spec.operators, size };
     for (const operator of ['sameas', 'notSameas']) {
       const mask = new Uint8Array(size + 1).fill(1);
-      const clause = { field: 'priority', operator, values: ['status'] };
+      const clause: FilterClause = { field: 'priority', operator, type: 'integer', values: ['status'] };
       applyClause(mask, clause, ctx);
       const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ priority: valueAt(a, s), status: valueAt(b, s) }, [clause], spec.operators) ? 1 : 0));
       expect(Array.from(mask.subarray(0, size)), operator).toEqual(expected);
@@ -309,7 +310,7 @@ describe('filter passes over hand-made columns (D-84)', () => {
     }
     for (const operator of ['null', 'notNull']) {
       const mask = new Uint8Array(size + 1).fill(1);
-      const clause = { field: 'priority', operator, values: [] };
+      const clause: FilterClause = { field: 'priority', operator, type: 'integer', values: [] };
       applyClause(mask, clause, ctx);
       const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ priority: valueAt(a, s) }, [clause], spec.operators) ? 1 : 0));
       expect(Array.from(mask.subarray(0, size)), operator).toEqual(expected);

@@ -213,10 +213,27 @@ function rangeClause(mask: Uint8Array, clause: FilterClause, column: DictColumn,
     : operator === 'gt' ? [above(a), p.length]
     : operator === 'ge' ? [atLeast(a), p.length]
     : [atLeast(a), above(b)];
-  const hits = new Uint8Array(ctx.size);
-  for (let i = from; i < to; i++) hits[p.slots[i]] = 1;
-  const flip = negated ? 1 : 0;
-  for (let s = 0; s < ctx.size; s++) mask[s] &= hits[s] ^ flip;
+  // a slot per position marked at random places: the stretch, or all but the rest when the stretch is most of it
+  // (slots outside the permutation are not alive: the mask has them 0 already)
+  const hits = new Uint8Array(mask.length);
+  const { slots } = p;
+  if ((to - from) * 2 <= p.length) for (let i = from; i < to; i++) hits[slots[i]] = 1;
+  else {
+    hits.fill(1, 0, ctx.size);
+    for (let i = 0; i < from; i++) hits[slots[i]] = 0;
+    for (let i = to; i < p.length; i++) hits[slots[i]] = 0;
+  }
+  keepHits(mask, hits, ctx.size, negated ? 1 : 0);
+}
+
+/** mask[s] &= hits[s] XOR flip, a word at a time (`hits` as long as the mask). */
+function keepHits(mask: Uint8Array, hits: Uint8Array, n: number, flip: number): void {
+  const words = wordsOf(mask);
+  const hitWords = wordsOf(hits);
+  const end = n >>> 2;
+  const flips = flip * 0x01010101;
+  for (let w = 0; w < end; w++) words[w] &= hitWords[w] ^ flips;
+  for (let s = end << 2; s < n; s++) mask[s] &= hits[s] ^ flip;
 }
 
 /** A bound as the number the grammar compares it as, or undefined when it is not of the type (no value matches it). */
@@ -251,10 +268,9 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
       if (list.length === 1) return inRange(mask, values, n, list[0], list[0], negatedBit);
       if (list.length === 2) return inPair(mask, values, n, list[0], list[1], negatedBit);
       // a few values: one branch-free pass each beats a set lookup per slot
-      const hits = new Uint8Array(n);
+      const hits = new Uint8Array(mask.length);
       for (const v of list) for (let s = 0; s < n; s++) hits[s] |= +(values[s] === v);
-      for (let s = 0; s < n; s++) mask[s] &= hits[s] ^ negatedBit;
-      return;
+      return keepHits(mask, hits, n, negatedBit);
     }
     // x < a is x <= the double below a, x > a is x >= the one above: one inclusive range loop serves every operator
     case 'eq':
