@@ -19,7 +19,7 @@ import type { DictColumn, MemoryColumn } from './columns.ts';
 import { applyClause } from './filter.ts';
 import type { FilterContext } from './filter.ts';
 import { compareOn, insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
-import type { OrderContext, Permutation } from './order.ts';
+import type { OrderContext, Permutation, Stretch } from './order.ts';
 import { pageSlots } from './page.ts';
 import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
@@ -515,7 +515,8 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       for (const k of query.sort) if (!t.columns.has(k.field)) return undefined;
       const { mask, size } = t;
       const scoped = t.scopeMask(scopeColumn, scope.values);
-      const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size };
+      const stretches = new Map<string, Stretch>();
+      const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size, stretches };
       const counted = query.filters.length === 1 ? scoped.counts.answer(query.filters[0], ctx, scoped.bits) : undefined;
       /** The mask of the matches: the scope's, then one pass per clause. */
       const filterAll = () => {
@@ -541,6 +542,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         permutation: (field) => t.permutations.get(field),
         keep,
         slots: size,
+        stretch: (field) => stretches.get(field),
         matched,
         total,
         alive: t.aliveCount,

@@ -115,28 +115,37 @@ export function removeFromPermutation(ctx: OrderContext, p: Permutation, slot: n
   p.length--;
 }
 
+/** Positions [from, to) of a permutation. */
+export interface Stretch {
+  from: number;
+  to: number;
+}
+
 /**
  * Visit the permutation's slots in the order of the key (descending: value descending, ties still by id ascending,
  * so a run of equal values is visited forwards); stop when `visit` returns false.
  */
-export function walk(p: Permutation, column: MemoryColumn, descending: boolean, visit: (slot: number) => boolean): void {
-  const { slots, length } = p;
+export function walk(p: Permutation, column: MemoryColumn, descending: boolean, visit: (slot: number) => boolean, within?: Stretch): void {
+  const { slots } = p;
+  // a stretch holding every match: its ends are where values change, so no run of equal values crosses them
+  const first = within?.from ?? 0;
+  const length = within?.to ?? p.length;
   if (!descending) {
-    for (let i = 0; i < length; i++) if (!visit(slots[i])) return;
+    for (let i = first; i < length; i++) if (!visit(slots[i])) return;
     return;
   }
   let end = length - 1;
-  while (end >= 0) {
+  while (end >= first) {
     // the run of values equal to the last one's starts where "equal to it" turns true: galloping back from the end,
     // then a binary search in the last step, so a long run (all open cases of one status, most of the table while
     // the page needs a few of it) and a short one (nearly distinct values) each cost about log(run length)
     let step = 1;
     let hi = end;
-    while (hi - step >= 0 && sameOn(column, slots[hi - step], slots[end])) {
+    while (hi - step >= first && sameOn(column, slots[hi - step], slots[end])) {
       hi -= step;
       step *= 2;
     }
-    let start = Math.max(0, hi - step + 1);
+    let start = Math.max(first, hi - step + 1);
     while (start < hi) {
       const mid = (start + hi) >>> 1;
       if (sameOn(column, slots[mid], slots[end])) hi = mid;

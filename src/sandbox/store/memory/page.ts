@@ -7,7 +7,7 @@
 // sorted by the other keys.
 import type { SortKey } from '../../../grammar/types.ts';
 import type { MemoryColumn } from './columns.ts';
-import type { OrderContext, Permutation } from './order.ts';
+import type { OrderContext, Permutation, Stretch } from './order.ts';
 import { compareOn, sameOn, slotComparator, walk } from './order.ts';
 
 /** A comparison costs about this many slots walked (measured at 100k). */
@@ -27,13 +27,15 @@ export interface PageInput {
   total: number;
   /** Alive slots (the length of every permutation). */
   alive: number;
+  /** Positions of the field's permutation that hold every match (a range or prefix on that field), if known. */
+  stretch?(field: string): Stretch | undefined;
   keys: SortKey[];
   offset: number;
   size: number;
 }
 
 const sortCost = (n: number) => n * Math.log2(n + 2) * COMPARE_COST;
-const walkCost = (input: PageInput, wanted: number, among: number) => (wanted * input.alive) / Math.max(among, 1);
+const walkCost = (input: PageInput, wanted: number, among: number, within?: Stretch) => (wanted * (within ? within.to - within.from : input.alive)) / Math.max(among, 1);
 
 function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from: number, to: number): number[] {
   const copy = Uint32Array.from(slots);
@@ -42,7 +44,7 @@ function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from
 }
 
 /** Walk one key's permutation, keeping slots that pass `keep`, and return the [from, to) of them. */
-function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, from: number, to: number): number[] {
+function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, from: number, to: number, within?: Stretch): number[] {
   const p = input.permutation(key.field)!;
   const out: number[] = [];
   let seen = 0;
@@ -50,7 +52,7 @@ function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean,
     if (!keep(slot)) return true;
     if (seen++ >= from) out.push(slot);
     return seen < to;
-  });
+  }, within);
   return out;
 }
 
@@ -60,8 +62,9 @@ export function pageSlots(input: PageInput): number[] {
   if (offset >= to) return [];
   const order: SortKey[] = keys.length > 0 ? keys : [{ field: 'id', descending: false, type: 'string' }];
   const canWalk = order.every((k) => input.permutation(k.field) !== undefined);
-  if (!canWalk || sortCost(total) <= walkCost(input, to, total)) return sortedSlice(input, input.matched(), order, offset, to);
-  if (order.length === 1) return walked(input, order[0], input.keep, offset, to);
+  const within = order.length === 1 ? input.stretch?.(order[0].field) : undefined;
+  if (!canWalk || sortCost(total) <= walkCost(input, to, total, within)) return sortedSlice(input, input.matched(), order, offset, to);
+  if (order.length === 1) return walked(input, order[0], input.keep, offset, to, within);
   return bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
 }
 
