@@ -3,7 +3,7 @@
 // calls leave before it changes an in-scope slot and enter after), so a list whose one clause is on such a column
 // sums the counts of the values that pass for its exact totalCount, and walks its page reading the slot's value,
 // without a pass over every slot.
-import { matchesClause } from '../../../grammar/evaluate.ts';
+import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
 import { applyClause, codeAnswers, keepCodes } from './filter.ts';
@@ -84,8 +84,9 @@ export class ScopeCounts {
     }
     const counts = this.integers.get(column);
     if (!counts || counts[OTHER_AT] > 0) return undefined;
-    const base = clause.operator;
-    if (base === 'exists' || base === 'notExists' || base === 'sameas' || base === 'notSameas') return undefined;
+    // as codeAnswers: the operators that read no value, or a second column, are not counted
+    const operator = positiveOf(clause.operator, ctx.operators) ?? clause.operator;
+    if (operator === 'exists' || operator === 'sameas') return undefined;
     // each value the scope holds judged once by the grammar's own evaluator (D-22)
     const ok = new Uint8Array(SMALL + 1);
     let total = 0;
