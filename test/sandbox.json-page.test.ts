@@ -1,12 +1,16 @@
-// Pages of cases from the column engine are sent as JSON text that SQLite writes (D-84, recordJsonSql): that text
-// must be the records the storage holds, field for field, awkward strings included, in page order.
+// Pages of cases from the column engine are sent as JSON text (D-84), written from the engine's columns, or by SQLite
+// (recordJsonSql) where a stored datetime is not in the form the columns write back: either way that text must be the
+// records the storage holds, field for field, awkward strings included, in page order.
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseListQuery } from '../src/grammar/parse.ts';
-import { fromSql, recordJsonSql, toSql } from '../src/sandbox/store/columns.ts';
+import { fromSql, recordJsonSql, resourceColumns, toSql } from '../src/sandbox/store/columns.ts';
+import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
+import { isoOf, writesBack } from '../src/sandbox/store/memory/record-json.ts';
 import type { Column } from '../src/sandbox/store/columns.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import type { Storage } from '../src/sandbox/store/types.ts';
@@ -40,6 +44,11 @@ beforeAll(() => {
       updatedAt: at,
     }, { customerOrg: 'ORG1' });
   }
+  // another environment whose datetimes include texts of another form than the columns write back
+  for (let i = 0; i < 30; i++) {
+    const at = i % 7 === 0 ? '2026-01-01T00:00:00Z' : new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    writer.insert('cases', 'other', { id: `CS${String(2000 + i).padStart(7, '0')}`, contract: 'CT0000101', shortDescription: AWKWARD[i % AWKWARD.length], description: null, status: 1, priority: 2, contact: null, watchList: [], incident: null, createdAt: at, created: at, updatedAt: at }, { customerOrg: 'ORG1' });
+  }
   writer.close();
   engine = openSqliteStorage(spec, { file, caseLists: 'memory-only', caseMemoryLoad: 'sync' });
   sql = openSqliteStorage(spec, { file, caseLists: 'sql' });
@@ -66,6 +75,28 @@ describe('a page of cases as JSON text (D-84)', () => {
     expect(sent).toEqual(expected.items);
     // field order as well: the same keys in the same order as the record read by id
     for (const record of sent) expect(Object.keys(record)).toEqual(Object.keys(engine.get('cases', 'sandbox', record.id)!.record));
+  });
+
+  it.each(['sandbox', 'other'])('in environment %s, the text is the stored records (written from the columns, or by SQLite)', (env) => {
+    const query = parseListQuery('sort=-createdAt&page[size]=200', list, spec.operators).query;
+    const sent = JSON.parse(engine.list('cases', env, scope, query, {}).json!.text);
+    expect(sent.length).toBeGreaterThan(20);
+    expect(sent).toEqual(sql.list('cases', env, scope, query, {}).items);
+  });
+
+  it('the columns write the records where every datetime writes back as stored, and leave them to SQLite where one does not', () => {
+    const db = new Database(file, { readonly: true });
+    try {
+      const memory = openCaseMemory(spec, db, resourceColumns(spec, 'Case'), { load: 'sync' });
+      const query = parseListQuery('page[size]=5', list, spec.operators).query;
+      expect(memory.list('sandbox', scope, query)!.json).toBeDefined();
+      const other = memory.list('other', scope, query)!;
+      expect(other.json).toBeUndefined();
+      expect(other.rowids).toHaveLength(5);
+      memory.close();
+    } finally {
+      db.close();
+    }
   });
 
   it('a page served again from the page cache is the same text, and its records parse on demand', () => {
@@ -99,5 +130,21 @@ describe('recordJsonSql', () => {
     expect(written.map((text) => JSON.parse(text))).toEqual(read.map((row) => Object.fromEntries(columns.map((c, i) => [c.field, fromSql(c.kind, row[i])]))));
     expect(JSON.parse(written[0])).toEqual({ flag: true, n: 9007199254740991, "it's": 'nul\u0000 "x"', list: ['a\u0000', { k: null }] });
     db.close();
+  });
+});
+
+describe('datetimes written back from their instants', () => {
+  it('isoOf is toISOString over years 0..9999, and a text writes back only when it is that form', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), (ms) => {
+        const text = new Date(ms).toISOString();
+        expect(isoOf(ms)).toBe(text);
+        expect(writesBack(text, ms)).toBe(true);
+      }),
+      { numRuns: 5000, seed: 84 },
+    );
+    const noon = Date.UTC(2026, 0, 1, 12);
+    for (const text of ['2026-01-01T12:00:00Z', '2026-01-01T12:00:00.000+00:00', '2026-01-01T13:00:00.000+01:00', '2026-01-01 12:00:00.000Z']) expect(writesBack(text, noon), text).toBe(false);
+    expect(writesBack('+010000-01-01T00:00:00.000Z', Date.UTC(10000, 0, 1))).toBe(false);
   });
 });

@@ -119,7 +119,8 @@ function agreesOn(q: string, s: Storage = store): boolean {
     const { number, size } = parsed.query.page;
     const got = s.list('cases', 'sandbox', scope, parsed.query, {});
     expect(got.totalCount, `${q} ${scope.by} totalCount`).toBe(expected.length);
-    expect(got.items.map((r) => r.id), `${q} ${scope.by}`).toEqual(expected.slice((number - 1) * size, number * size).map((r) => r.id));
+    // whole records: the page's text is written from the columns (record-json.ts), after every kind of write
+    expect(got.items, `${q} ${scope.by}`).toEqual(expected.slice((number - 1) * size, number * size));
   }
   return true;
 }

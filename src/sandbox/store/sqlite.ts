@@ -343,7 +343,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
         if (cached && cached.version === version && cachedPage && cachedPage.version === version) return jsonListResult(cachedPage.json, cached.count);
         const answer = memoryList(env, scope, query);
         if (answer) {
-          const json = casesJsonByRowid(answer.ids, answer.rowids);
+          const json = answer.json === undefined ? casesJsonByRowid(answer.ids, answer.rowids) : new JsonText(answer.json, answer.ids.length);
           if (jsonPageCache.size >= 300) jsonPageCache.delete(jsonPageCache.keys().next().value!);
           jsonPageCache.set(pageKey, { version, json });
           if (countCache.size > 2000) countCache.clear();

@@ -1,7 +1,8 @@
 // In-memory column engine of the case lists (decision D-84). SQLite stays the store of record; this holds, per
 // environment, the filterable and sortable fields of every case (read from the bundle: the cases list operation's
 // filter and sort fields) in columns, with one sorted permutation per sortable field, and answers a list with the
-// exact totalCount and the ids of its page. The records of the page are then read from SQLite by id.
+// exact totalCount and the ids of its page, and the page's records as JSON text written from its columns (they hold
+// every field; else the records are read from SQLite by rowid).
 //
 // It never disagrees with the database: a write to cases is applied after it is committed, by reading the row back
 // (writes inside a transaction are applied when the outermost one ends, committed or rolled back; until then lists
@@ -21,6 +22,8 @@ import type { FilterContext } from './filter.ts';
 import { compareOn, insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
 import type { OrderContext, Permutation, Stretch } from './order.ts';
 import { pageSlots } from './page.ts';
+import { recordWriter, writesBack } from './record-json.ts';
+import type { RecordWriter } from './record-json.ts';
 import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
 
@@ -43,10 +46,11 @@ export interface CaseMemoryOptions {
 
 export interface CaseMemory {
   /**
-   * The exact count and the page's ids with their rowids (the records are read by rowid, one lookup each), or
-   * undefined when SQL must answer (not filled yet, open transaction...).
+   * The exact count, the page's ids with their rowids and, when the columns hold every field exactly, its records as
+   * JSON text `[...]` (else they are read by rowid, one lookup each); undefined when SQL must answer (not filled yet,
+   * open transaction...).
    */
-  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[]; rowids: number[] } | undefined;
+  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[]; rowids: number[]; json?: string } | undefined;
   /** A statement wrote the case `id` (insert, update, remove). */
   touched(env: string, id: string): void;
   /** The outermost transaction ended (committed or rolled back): apply what it touched as the database now has it. */
@@ -98,6 +102,10 @@ class Table {
   order: OrderContext;
   /** Scope masks by scope, least recently used first: a list starts from a copy instead of a pass over the slots. */
   scopes = new Map<string, ScopeMask>();
+  /** Every datetime held writes back as its stored text: the records can be written from the columns. */
+  recordsExact = true;
+  /** Writes a slot's record, when the columns hold every field (made on first use). */
+  writer: RecordWriter | null | undefined;
 
   constructor(fields: FieldSource[], sorted: string[]) {
     for (const f of fields) this.columns.set(f.field, makeColumn(f.field, f.type, 0));
@@ -260,6 +268,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       } else if (column.kind === 'number') {
         const x = numberOf(f.type, value);
         if (x === undefined) return undefined;
+        if (f.type === 'datetime' && typeof value === 'string' && !writesBack(value, x)) t.recordsExact = false;
         out.push(x);
       } else out.push(codeOf(column, value));
     }
@@ -550,7 +559,9 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         offset: (query.page.number - 1) * query.page.size,
         size: query.page.size,
       });
-      return { totalCount: total, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]) };
+      if (t.writer === undefined) t.writer = recordWriter(caseColumns, (field) => t.columns.get(field)) ?? null;
+      const json = t.recordsExact && t.writer ? `[${slots.map(t.writer).join(',')}]` : undefined;
+      return { totalCount: total, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json };
     },
     touched(env, id) {
       pending.push([env, id]);
