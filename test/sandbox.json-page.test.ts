@@ -47,7 +47,7 @@ beforeAll(() => {
   // another environment whose datetimes include texts of another form than the columns write back
   for (let i = 0; i < 30; i++) {
     const at = i % 7 === 0 ? '2026-01-01T00:00:00Z' : new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-    writer.insert('cases', 'other', { id: `CS${String(2000 + i).padStart(7, '0')}`, contract: 'CT0000101', shortDescription: AWKWARD[i % AWKWARD.length], description: null, status: 1, priority: 2, contact: null, watchList: [], incident: null, createdAt: at, created: at, updatedAt: at }, { customerOrg: 'ORG1' });
+    writer.insert('cases', 'production', { id: `CS${String(2000 + i).padStart(7, '0')}`, contract: 'CT0000101', shortDescription: AWKWARD[i % AWKWARD.length], description: null, status: 1, priority: 2, contact: null, watchList: [], incident: null, createdAt: at, created: at, updatedAt: at }, { customerOrg: 'ORG1' });
   }
   writer.close();
   engine = openSqliteStorage(spec, { file, caseLists: 'memory-only', caseMemoryLoad: 'sync' });
@@ -77,7 +77,7 @@ describe('a page of cases as JSON text (D-84)', () => {
     for (const record of sent) expect(Object.keys(record)).toEqual(Object.keys(engine.get('cases', 'sandbox', record.id)!.record));
   });
 
-  it.each(['sandbox', 'other'])('in environment %s, the text is the stored records (written from the columns, or by SQLite)', (env) => {
+  it.each(['sandbox', 'production'] as const)('in environment %s, the text is the stored records (written from the columns, or by SQLite)', (env) => {
     const query = parseListQuery('sort=-createdAt&page[size]=200', list, spec.operators).query;
     const sent = JSON.parse(engine.list('cases', env, scope, query, {}).json!.text);
     expect(sent.length).toBeGreaterThan(20);
@@ -90,7 +90,7 @@ describe('a page of cases as JSON text (D-84)', () => {
       const memory = openCaseMemory(spec, db, resourceColumns(spec, 'Case'), { load: 'sync' });
       const query = parseListQuery('page[size]=5', list, spec.operators).query;
       expect(memory.list('sandbox', scope, query)!.json).toBeDefined();
-      const other = memory.list('other', scope, query)!;
+      const other = memory.list('production', scope, query)!;
       expect(other.json).toBeUndefined();
       expect(other.rowids).toHaveLength(5);
       memory.close();
