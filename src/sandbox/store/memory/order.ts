@@ -155,3 +155,35 @@ export function walk(p: Permutation, column: MemoryColumn, descending: boolean, 
     end = start - 1;
   }
 }
+
+/**
+ * Visit the slots of `walk` in exactly the reverse order: a page near the end of its list is walked from the end
+ * (ascending: positions backwards; descending: runs of equal values from the smallest, each run backwards).
+ */
+export function walkBack(p: Permutation, column: MemoryColumn, descending: boolean, visit: (slot: number) => boolean, within?: Stretch): void {
+  const { slots } = p;
+  const first = within?.from ?? 0;
+  const length = within?.to ?? p.length;
+  if (!descending) {
+    for (let i = length - 1; i >= first; i--) if (!visit(slots[i])) return;
+    return;
+  }
+  let start = first;
+  while (start < length) {
+    // the run equal to slots[start] ends where "equal to it" turns false: galloping forwards, then a binary search
+    let step = 1;
+    let lo = start;
+    while (lo + step < length && sameOn(column, slots[lo + step], slots[start])) {
+      lo += step;
+      step *= 2;
+    }
+    let end = Math.min(length - 1, lo + step - 1);
+    while (lo < end) {
+      const mid = (lo + end + 1) >>> 1;
+      if (sameOn(column, slots[mid], slots[start])) lo = mid;
+      else end = mid - 1;
+    }
+    for (let i = lo; i >= start; i--) if (!visit(slots[i])) return;
+    start = lo + 1;
+  }
+}

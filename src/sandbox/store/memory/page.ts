@@ -1,6 +1,7 @@
 // The page of an in-memory case list (decision D-84): the slots at [offset, offset + size) of the matches in sort
 // order, chosen by the cheaper of
 //   - walking a sort key's permutation and stopping after offset + size matches (~ (offset + size) x slots / matches),
+//     from the end of the list when the page is nearer to it (the exact count tells),
 //   - sorting the matches with the comparator (~ matches x log2 matches comparisons);
 // for several keys, the matches are split into buckets of the leading keys when those have few distinct values (a
 // status, a priority) and each needed bucket walks the last key's permutation; otherwise runs of equal first key are
@@ -8,7 +9,7 @@
 import type { SortKey } from '../../../grammar/types.ts';
 import type { MemoryColumn } from './columns.ts';
 import type { OrderContext, Permutation, Stretch } from './order.ts';
-import { compareOn, sameOn, slotComparator, walk } from './order.ts';
+import { compareOn, sameOn, slotComparator, walk, walkBack } from './order.ts';
 
 /** A comparison costs about this many slots walked (measured at 100k). */
 const COMPARE_COST = 4;
@@ -35,7 +36,8 @@ export interface PageInput {
 }
 
 const sortCost = (n: number) => n * Math.log2(n + 2) * COMPARE_COST;
-const walkCost = (input: PageInput, wanted: number, among: number, within?: Stretch) => (wanted * (within ? within.to - within.from : input.alive)) / Math.max(among, 1);
+/** Slots walked for the matches [from, to) of `among`: from whichever end of the list is nearer. */
+const walkCost = (input: PageInput, from: number, to: number, among: number, within?: Stretch) => (Math.min(to, among - from) * (within ? within.to - within.from : input.alive)) / Math.max(among, 1);
 
 function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from: number, to: number): number[] {
   const copy = Uint32Array.from(slots);
@@ -43,17 +45,22 @@ function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from
   return Array.from(copy.subarray(from, to));
 }
 
-/** Walk one key's permutation, keeping slots that pass `keep`, and return the [from, to) of them. */
-function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, from: number, to: number, within?: Stretch): number[] {
+/**
+ * Walk one key's permutation, keeping slots that pass `keep` (`count` of them in all), and return the [from, to) of
+ * them; a page nearer the end of the list is taken walking back from the end.
+ */
+function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, count: number, from: number, to: number, within?: Stretch): number[] {
   const p = input.permutation(key.field)!;
   const out: number[] = [];
   let seen = 0;
-  walk(p, input.ctx.column(key.field), key.descending, (slot) => {
+  const back = count - from < to;
+  const [skip, end] = back ? [count - to, count - from] : [from, to];
+  (back ? walkBack : walk)(p, input.ctx.column(key.field), key.descending, (slot) => {
     if (!keep(slot)) return true;
-    if (seen++ >= from) out.push(slot);
-    return seen < to;
+    if (seen++ >= skip) out.push(slot);
+    return seen < end;
   }, within);
-  return out;
+  return back ? out.reverse() : out;
 }
 
 export function pageSlots(input: PageInput): number[] {
@@ -63,8 +70,8 @@ export function pageSlots(input: PageInput): number[] {
   const order: SortKey[] = keys.length > 0 ? keys : [{ field: 'id', descending: false, type: 'string' }];
   const canWalk = order.every((k) => input.permutation(k.field) !== undefined);
   const within = order.length === 1 ? input.stretch?.(order[0].field) : undefined;
-  if (!canWalk || sortCost(total) <= walkCost(input, to, total, within)) return sortedSlice(input, input.matched(), order, offset, to);
-  if (order.length === 1) return walked(input, order[0], input.keep, offset, to, within);
+  if (!canWalk || sortCost(total) <= walkCost(input, offset, to, total, within)) return sortedSlice(input, input.matched(), order, offset, to);
+  if (order.length === 1) return walked(input, order[0], input.keep, total, offset, to, within);
   return bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
 }
 
@@ -166,10 +173,10 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
       const lo = Math.max(from, start) - start;
       const hi = Math.min(to, end) - start;
       const { keep } = input;
-      if (sortCost(counts[b]) <= walkCost(input, hi, counts[b])) {
+      if (sortCost(counts[b]) <= walkCost(input, lo, hi, counts[b])) {
         const slots = matched.filter((s) => slotBucket[s] === b);
         out.push(...sortedSlice(input, slots, [last], lo, hi));
-      } else out.push(...walked(input, last, (s) => slotBucket[s] === b && keep(s), lo, hi));
+      } else out.push(...walked(input, last, (s) => slotBucket[s] === b && keep(s), counts[b], lo, hi));
     }
     start = end;
     if (start >= to) break;
