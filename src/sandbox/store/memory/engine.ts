@@ -552,6 +552,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         keep,
         slots: size,
         stretch: (field) => stretches.get(field),
+        integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
         matched,
         total,
         alive: t.aliveCount,

@@ -28,6 +28,11 @@ export interface PageInput {
   total: number;
   /** Alive slots (the length of every permutation). */
   alive: number;
+  /**
+   * How many matches hold each integer 0..1023 of the field, and null, when known without a pass (a list without
+   * filters: its scope's counts).
+   */
+  integerCounts?(field: string): { values: Int32Array; nulls: number } | undefined;
   /** Positions of the field's permutation that hold every match (a range or prefix on that field), if known. */
   stretch?(field: string): Stretch | undefined;
   keys: SortKey[];
@@ -72,7 +77,45 @@ export function pageSlots(input: PageInput): number[] {
   const within = order.length === 1 ? input.stretch?.(order[0].field) : undefined;
   if (!canWalk || sortCost(total) <= walkCost(input, offset, to, total, within)) return sortedSlice(input, input.matched(), order, offset, to);
   if (order.length === 1) return walked(input, order[0], input.keep, total, offset, to, within);
-  return bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
+  return countedBuckets(input, order, offset, to) ?? bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
+}
+
+/**
+ * Two keys, the first an integer whose values the matches are counted by (a status, a priority): each bucket's size
+ * is known, so only the buckets the page needs are visited, each walked along the second key's permutation (or
+ * sorted, when cheaper). Undefined: not that case.
+ */
+function countedBuckets(input: PageInput, order: SortKey[], from: number, to: number): number[] | undefined {
+  if (order.length !== 2) return undefined;
+  const [lead, last] = order;
+  const counts = input.integerCounts?.(lead.field);
+  const column = input.ctx.column(lead.field);
+  if (!counts || column.kind !== 'number') return undefined;
+  let sum = counts.nulls;
+  for (let v = 0; v < counts.values.length; v++) sum += counts.values[v];
+  if (sum !== input.total) return undefined;
+  // null first ascending and last descending (D-28), then the values in the key's direction
+  const ascending = Array.from(counts.values.keys());
+  const buckets: Array<number | null> = lead.descending ? [...ascending.reverse(), null] : [null, ...ascending];
+  const { values } = column;
+  const { keep } = input;
+  const out: number[] = [];
+  let start = 0;
+  for (const v of buckets) {
+    const count = v === null ? counts.nulls : counts.values[v];
+    if (count === 0) continue;
+    const end = start + count;
+    if (end > from && start < to) {
+      const lo = Math.max(from, start) - start;
+      const hi = Math.min(to, end) - start;
+      const inBucket = v === null ? (s: number) => values[s] !== values[s] && keep(s) : (s: number) => values[s] === v && keep(s);
+      if (sortCost(count) <= walkCost(input, lo, hi, count)) out.push(...sortedSlice(input, input.matched().filter(inBucket), [last], lo, hi));
+      else out.push(...walked(input, last, inBucket, count, lo, hi));
+    }
+    start = end;
+    if (start >= to) break;
+  }
+  return out;
 }
 
 const SMALL = 1024;

@@ -68,6 +68,13 @@ export class ScopeCounts {
     for (const [c, counts] of this.integers) counts[integerAt(c.values[slot])]++;
   }
 
+  /** How many of the scope's slots hold each integer 0..1023 of `column`, and null; undefined when it holds others. */
+  integerCounts(column: MemoryColumn | undefined): { values: Int32Array; nulls: number } | undefined {
+    const counts = column?.kind === 'number' ? this.integers.get(column) : undefined;
+    if (!counts || counts[OTHER_AT] > 0) return undefined;
+    return { values: counts.subarray(0, SMALL), nulls: counts[NULL_AT] };
+  }
+
   /** The list's one clause answered from the counts, or undefined (another column, `exists`, `sameas`, other values). */
   answer(clause: FilterClause, ctx: FilterContext, bits: Uint8Array): CountedClause | undefined {
     const column = ctx.column(clause.field);
