@@ -11,6 +11,7 @@ import { parseListQuery } from '../src/grammar/parse.ts';
 import { fromSql, recordJsonSql, resourceColumns, toSql } from '../src/sandbox/store/columns.ts';
 import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
 import { isoOf, writesBack } from '../src/sandbox/store/memory/record-json.ts';
+import { utf8 } from '../src/sandbox/http/utf8.ts';
 import type { Column } from '../src/sandbox/store/columns.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import type { Storage } from '../src/sandbox/store/types.ts';
@@ -130,6 +131,22 @@ describe('recordJsonSql', () => {
     expect(written.map((text) => JSON.parse(text))).toEqual(read.map((row) => Object.fromEntries(columns.map((c, i) => [c.field, fromSql(c.kind, row[i])]))));
     expect(JSON.parse(written[0])).toEqual({ flag: true, n: 9007199254740991, "it's": 'nul\u0000 "x"', list: ['a\u0000', { k: null }] });
     db.close();
+  });
+});
+
+describe('utf8: the bytes of a response body', () => {
+  it('are Buffer.from\'s bytes, small and large, awkward strings and lone surrogates included, and of their exact length', () => {
+    for (const text of [...AWKWARD, AWKWARD.join('|').repeat(200), 'a'.repeat(5000) + '\uDC00', '😀'.repeat(3000), 'x'.repeat(4095), 'ü'.repeat(4096)]) {
+      const bytes = utf8(text);
+      expect(bytes.equals(Buffer.from(text)), JSON.stringify(text.slice(0, 40))).toBe(true);
+      // a large body has a buffer of its own, no larger than its bytes (a cached page keeps no slack)
+      if (text.length >= 4096) expect(bytes.buffer.byteLength).toBe(bytes.length);
+    }
+    // the scratch buffer is reused: an earlier, longer body does not leak into a later, shorter one
+    const long = utf8('é'.repeat(10_000));
+    const short = utf8('z'.repeat(5000));
+    expect(short.toString()).toBe('z'.repeat(5000));
+    expect(long.toString()).toBe('é'.repeat(10_000));
   });
 });
 

@@ -25,15 +25,16 @@ import { openSqliteStorage } from './store/sqlite.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { sandboxSpec } from './spec-cache.ts';
 import { validateBody } from './validate.ts';
+import { utf8 } from './http/utf8.ts';
 
 /** JSON bytes of list data, kept per array: a page served from the storage's page cache is serialised once. */
 const serializedArrays = new WeakMap<object, Buffer>();
 function serialized(data: unknown): Buffer {
   if (data instanceof JsonText) return data.bytes(); // written by the storage (D-84)
-  if (!Array.isArray(data)) return Buffer.from(JSON.stringify(data) ?? 'null');
+  if (!Array.isArray(data)) return utf8(JSON.stringify(data) ?? 'null');
   let bytes = serializedArrays.get(data);
   if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(data));
+    bytes = utf8(JSON.stringify(data));
     serializedArrays.set(data, bytes);
   }
   return bytes;

@@ -1,5 +1,6 @@
 // A page of records as JSON text written by SQLite (D-84): a list of cases is sent without building one object per
 // record and encoding it again. The records are parsed only if some code asks for them as objects.
+import { utf8 } from '../http/utf8.ts';
 import type { ListResult } from './types.ts';
 
 /** JSON text of a page's records, `[...]`, and its UTF-8 bytes once asked for (reused while the page is cached). */
@@ -11,7 +12,7 @@ export class JsonText {
   ) {}
 
   bytes(): Buffer {
-    return (this.encoded ??= Buffer.from(this.text));
+    return (this.encoded ??= utf8(this.text));
   }
 }
 
