@@ -11,7 +11,7 @@ import { instantOf } from '../src/grammar/compare.ts';
 import { compareBySort, matchesFilters } from '../src/grammar/evaluate.ts';
 import { escapeListValue } from '../src/grammar/list-values.ts';
 import { parseListQuery } from '../src/grammar/parse.ts';
-import { makeColumn, numberOf, valueAt } from '../src/sandbox/store/memory/columns.ts';
+import { codeOf, makeColumn, numberOf, valueAt } from '../src/sandbox/store/memory/columns.ts';
 import { applyClause, nextUp } from '../src/sandbox/store/memory/filter.ts';
 import { prng } from '../src/sandbox/seed.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
@@ -363,5 +363,40 @@ describe('filter passes over hand-made columns (D-84)', () => {
       const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ priority: valueAt(a, s) }, [clause], spec.operators) ? 1 : 0));
       expect(Array.from(mask.subarray(0, size)), operator).toEqual(expected);
     }
+  });
+
+  it('string sameas over dictionaries without a lookup: lengths that agree in their low byte, equal lengths, nulls, values added later', () => {
+    const a = makeColumn('shortDescription', 'string', 64) as any;
+    const b = makeColumn('description', 'string', 64) as any;
+    a.index = null; // nearly distinct values: one value may have two codes, as in a large table
+    b.index = null;
+    const long = 'x'.repeat(300);
+    // (a, b) pairs: equal, same length but different, lengths 256 apart (same low byte), both null, one null, empty
+    const pairs: Array<[string | null, string | null]> = [['VPN', 'VPN'], ['Printer', 'printer'], ['y'.repeat(44), 'y'.repeat(300)], [null, null], [null, 'a'], ['', null], ['', ''], [long, long.slice(0)], ['😀', '😀'], ['e\u0301', 'é']];
+    const fill = (from: number, to: number) => {
+      for (let s = from; s < to; s++) {
+        const [x, y] = pairs[s % pairs.length];
+        a.codes[s] = codeOf(a, x);
+        b.codes[s] = codeOf(b, y);
+      }
+    };
+    const check = (size: number) => {
+      const columns = new Map([['shortDescription', a], ['description', b]]);
+      const ctx = { column: (f: string) => columns.get(f), permutation: () => undefined, operators: spec.operators, size };
+      for (const operator of ['sameas', 'notSameas']) {
+        const mask = new Uint8Array(size).fill(1);
+        const clause: FilterClause = { field: 'shortDescription', operator, type: 'string', values: ['description'] };
+        applyClause(mask, clause, ctx);
+        const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ shortDescription: valueAt(a, s), description: valueAt(b, s) }, [clause], spec.operators) ? 1 : 0));
+        expect(Array.from(mask), `${operator} over ${size} slots`).toEqual(expected);
+        expect(expected.includes(0) && expected.includes(1)).toBe(true);
+      }
+    };
+    fill(0, 30);
+    check(30);
+    // values added after the lengths were first measured are measured on the next use
+    pairs.push(['later', 'later'], ['later!', 'later?']);
+    fill(30, 60);
+    check(60);
   });
 });

@@ -29,6 +29,8 @@ export interface DictColumn {
   text?: TextIndex;
   /** Every value in the dictionary is a string (null aside). */
   allStrings: boolean;
+  /** Each code's string length & 255 (0 for other values), for codes below `upTo`: made on first use (lengthBytes). */
+  lengths?: { bytes: Uint8Array; upTo: number };
 }
 
 export type MemoryColumn = NumberColumn | DictColumn;
@@ -75,6 +77,30 @@ export function codeOf(column: DictColumn, value: unknown): number {
     column.index?.set(key, code);
   }
   return code;
+}
+
+/**
+ * The low byte of each code's string length, current with the dictionary (codes added since the last call are
+ * measured now). Two strings of different lengths differ, so `sameas` between two columns of nearly distinct strings
+ * reads these bytes in code order and compares the strings themselves only where they agree. A code's value never
+ * changes once written (the id column writes each slot's code once), so measured bytes stay true.
+ */
+export function lengthBytes(column: DictColumn): Uint8Array {
+  const n = column.dict.length;
+  let lengths = column.lengths;
+  if (!lengths || lengths.bytes.length < n) {
+    const bytes = new Uint8Array(Math.max(1024, n, (lengths?.bytes.length ?? 0) * 2));
+    if (lengths) bytes.set(lengths.bytes.subarray(0, lengths.upTo));
+    lengths = column.lengths = { bytes, upTo: lengths?.upTo ?? 0 };
+  }
+  const { bytes } = lengths;
+  const { dict } = column;
+  for (let c = lengths.upTo; c < n; c++) {
+    const v = dict[c];
+    bytes[c] = typeof v === 'string' ? v.length & 255 : 0;
+  }
+  lengths.upTo = n;
+  return bytes;
 }
 
 /** The text index of a dictionary column, current with its dictionary. */

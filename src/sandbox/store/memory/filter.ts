@@ -8,7 +8,7 @@ import { compileLike, compileRegex, requiredLiteral } from '../../../grammar/reg
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
-import { keyOf, textIndexOf, valueAt } from './columns.ts';
+import { keyOf, lengthBytes, textIndexOf, valueAt } from './columns.ts';
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
@@ -444,13 +444,23 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
       for (let c = 1; c < column.dict.length; c++) toOther[c] = other.index.get(column.dict[c] as string) ?? -1;
       return sameCodes(mask, toOther, x, y, n, negated ? 1 : 0);
     }
+    // both null (code 0), or the same string: the codes' length bytes first (read in code order, where the strings
+    // would be read from all over the heap), the strings only where those agree
     const dx = column.dict;
     const dy = other.dict;
+    const lx = lengthBytes(column);
+    const ly = lengthBytes(other);
     for (let s = 0; s < n; s++) {
       if (mask[s] === 0) continue;
-      const u = dx[x[s]];
-      const v = dy[y[s]];
-      const p = (u === null && v === null) || (u !== null && v !== null && typeof u === 'string' && u === v);
+      const cx = x[s];
+      const cy = y[s];
+      let p: boolean;
+      if (cx === 0 || cy === 0) p = cx === cy;
+      else if (lx[cx] !== ly[cy]) p = false;
+      else {
+        const u = dx[cx];
+        p = typeof u === 'string' && u === dy[cy];
+      }
       if ((p ? 1 : 0) !== want) mask[s] = 0;
     }
     return;
