@@ -436,9 +436,10 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
     // strings (or both null): code point equality is ===
     const x = column.codes;
     const y = other.codes;
-    if (column.allStrings && other.allStrings && other.index && column.dict.length * 8 <= n) {
-      // each value of one column is one code of the other (null is code 0 in both): compare codes, not texts (a
-      // lookup per distinct value, so only when values repeat)
+    if (column.allStrings && other.allStrings && other.index && column.dict.length * 64 <= n) {
+      // each value of one column is one code of the other (null is code 0 in both): compare codes, not texts. A
+      // lookup per distinct value (hashing the string) costs about as much as 64 slots of the loop below, which reads
+      // length bytes: measured at 1M, `description` (some 100k values) against `id` took 60 ms this way, 10 ms below
       const toOther = new Int32Array(column.dict.length).fill(-1);
       toOther[0] = 0;
       for (let c = 1; c < column.dict.length; c++) toOther[c] = other.index.get(column.dict[c] as string) ?? -1;
