@@ -14,10 +14,10 @@ export interface FloorRow {
 }
 
 /** The sandbox environment's cases of a sandbox database file, read once. */
-export function loadCases(spec: CareSpec, file: string): FloorRow[] {
+export function loadCases(spec: CareSpec, file: string, where?: { sql: string; params: unknown[]; limit?: number }): FloorRow[] {
   const db = new Database(file, { readonly: true });
   const columns = resourceColumns(spec, 'Case');
-  const rows = db.prepare(`SELECT ${columns.map((c) => `"${c.column}"`).join(', ')}, customer_org, contract FROM cases WHERE env = 'sandbox'`).raw(true).all() as unknown[][];
+  const rows = db.prepare(`SELECT ${columns.map((c) => `"${c.column}"`).join(', ')}, customer_org, contract FROM cases WHERE env = 'sandbox'${where ? ` AND ${where.sql} ORDER BY seq${where.limit ? ` LIMIT ${where.limit}` : ''}` : ''}`).raw(true).all(...(where?.params ?? [])) as unknown[][];
   db.close();
   return rows.map((row) => {
     const record: Record<string, any> = {};
