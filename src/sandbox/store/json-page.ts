@@ -1,5 +1,5 @@
-// A page of records as JSON text written by SQLite (D-84): a list of cases is sent without building one object per
-// record and encoding it again. The records are parsed only if some code asks for them as objects.
+// A page of records as JSON text, written by the column engine or by SQLite (D-84): a list of cases is sent without
+// building one object per record and encoding it again. The records are parsed only if some code asks for them as objects.
 import { utf8 } from '../http/utf8.ts';
 import type { ListResult } from './types.ts';
 

@@ -29,7 +29,7 @@ export interface DictColumn {
   text?: TextIndex;
   /** Every value in the dictionary is a string (null aside). */
   allStrings: boolean;
-  /** Each code's string length & 255 (0 for other values), for codes below `upTo`: made on first use (lengthBytes). */
+  /** Each code's string length & 255 (0 for other values), for codes below `upTo` (lengthBytes: made at the fill, extended on use). */
   lengths?: { bytes: Uint8Array; upTo: number };
 }
 

@@ -367,29 +367,26 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     if (n >= SLOT_SPAN) return yield* sortSlots(slots, permComparator(t.order, p));
     const rank = new Float64Array(n);
     if (column.kind === 'number') {
-      // the distinct values, sorted: the values copied, sorted by the yielding merge sort, repeats dropped (a Set of a
-      // million datetimes took one step of about a second, which every request arriving meanwhile waited for)
-      const values = new Float64Array(n);
-      let present = 0;
+      // the values, sorted by the yielding merge sort (a Set of a million datetimes took one step of about a second,
+      // which every request arriving meanwhile waited for); repeats stay: the lower bound below gives equal values
+      // one rank, and ranks below n keep rank x SLOT_SPAN + slot exact
+      const present = new Float64Array(n);
+      let count = 0;
       for (let s = 0; s < n; s++) {
         if ((s & 0xffff) === 0) yield;
         const x = column.values[s];
-        if (x === x) values[present++] = x;
+        if (x === x) present[count++] = x;
       }
-      const sorted = yield* sortNumbers(values.subarray(0, present));
-      let kept = 0;
-      for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i];
-      const distinct = sorted.subarray(0, kept);
-      yield;
+      const sorted = yield* sortNumbers(present.subarray(0, count));
       for (let s = 0; s < n; s++) {
         if ((s & 0xffff) === 0) yield;
         const x = column.values[s];
         if (x !== x) continue; // null first: rank 0
         let lo = 0;
-        let hi = distinct.length;
+        let hi = sorted.length;
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
-          if (distinct[mid] < x) lo = mid + 1;
+          if (sorted[mid] < x) lo = mid + 1;
           else hi = mid;
         }
         rank[s] = lo + 1;

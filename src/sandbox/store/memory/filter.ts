@@ -27,7 +27,6 @@ export interface FilterContext {
   stretches?: Map<string, Stretch>;
 }
 
-
 /** Clear `mask[s]` of every slot that does not satisfy `clause`. */
 export function applyClause(mask: Uint8Array, clause: FilterClause, ctx: FilterContext): void {
   const column = ctx.column(clause.field);
@@ -47,8 +46,8 @@ export function applyClause(mask: Uint8Array, clause: FilterClause, ctx: FilterC
 /**
  * The clause's answer per code of a dictionary column (0/1, negation applied), when the clause is judged per distinct
  * value: every operator but `exists` and `sameas` (which read no value, or a second column), and ranges read from the
- * permutation (rangePermutation). A list with this one
- * clause counts its matches from the scope's count per code instead of a pass over the slots (engine.ts).
+ * permutation (rangePermutation). A list with this one clause counts its matches from the scope's count per code
+ * instead of a pass over the slots (engine.ts).
  */
 export function codeAnswers(clause: FilterClause, column: DictColumn, ctx: FilterContext): Uint8Array | undefined {
   const base = positiveOf(clause.operator, ctx.operators);

@@ -81,36 +81,39 @@ export function pageSlots(input: PageInput): number[] {
 }
 
 /**
- * Two keys, the first an integer whose values the matches are counted by (a status, a priority): each bucket's size
- * is known, so only the buckets the page needs are visited, each walked along the second key's permutation (or
- * sorted, when cheaper). Undefined: not that case.
+ * Two keys, the first an integer whose values the matches are counted by (a status, a priority; no nulls): each
+ * bucket's size is known, so only the buckets the page needs are visited. Undefined: not that case.
  */
 function countedBuckets(input: PageInput, order: SortKey[], from: number, to: number): number[] | undefined {
   if (order.length !== 2) return undefined;
   const [lead, last] = order;
   const counts = input.integerCounts?.(lead.field);
   const column = input.ctx.column(lead.field);
-  if (!counts || column.kind !== 'number') return undefined;
-  let sum = counts.nulls;
+  if (!counts || counts.nulls > 0 || column.kind !== 'number') return undefined;
+  let sum = 0;
   for (let v = 0; v < counts.values.length; v++) sum += counts.values[v];
   if (sum !== input.total) return undefined;
-  // null first ascending and last descending (D-28), then the values in the key's direction
-  const ascending = Array.from(counts.values.keys());
-  const buckets: Array<number | null> = lead.descending ? [...ascending.reverse(), null] : [null, ...ascending];
   const { values } = column;
   const { keep } = input;
+  const ascending = Array.from(counts.values.keys()).filter((v) => counts.values[v] > 0);
+  const buckets = (lead.descending ? ascending.reverse() : ascending).map((v) => ({ count: counts.values[v], has: (s: number) => values[s] === v && keep(s) }));
+  return bucketPages(input, last, buckets, from, to);
+}
+
+/**
+ * The matches [from, to) of buckets in list order (each `count` matches, `has` telling its slots): each bucket the
+ * page needs is walked along the last key's permutation, or its matches sorted when that is cheaper.
+ */
+function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: number; has: (slot: number) => boolean }>, from: number, to: number): number[] {
   const out: number[] = [];
   let start = 0;
-  for (const v of buckets) {
-    const count = v === null ? counts.nulls : counts.values[v];
-    if (count === 0) continue;
+  for (const { count, has } of buckets) {
     const end = start + count;
     if (end > from && start < to) {
       const lo = Math.max(from, start) - start;
       const hi = Math.min(to, end) - start;
-      const inBucket = v === null ? (s: number) => values[s] !== values[s] && keep(s) : (s: number) => values[s] === v && keep(s);
-      if (sortCost(count) <= walkCost(input, lo, hi, count)) out.push(...sortedSlice(input, input.matched().filter(inBucket), [last], lo, hi));
-      else out.push(...walked(input, last, inBucket, count, lo, hi));
+      if (sortCost(count) <= walkCost(input, lo, hi, count)) out.push(...sortedSlice(input, input.matched().filter(has), [last], lo, hi));
+      else out.push(...walked(input, last, has, count, lo, hi));
     }
     start = end;
     if (start >= to) break;
@@ -208,23 +211,8 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
     return 0;
   };
   const bucketOrder = representatives.map((_, b) => b).sort((a, b) => leadingCompare(representatives[a], representatives[b]));
-  const out: number[] = [];
-  let start = 0;
-  for (const b of bucketOrder) {
-    const end = start + counts[b];
-    if (end > from && start < to) {
-      const lo = Math.max(from, start) - start;
-      const hi = Math.min(to, end) - start;
-      const { keep } = input;
-      if (sortCost(counts[b]) <= walkCost(input, lo, hi, counts[b])) {
-        const slots = matched.filter((s) => slotBucket[s] === b);
-        out.push(...sortedSlice(input, slots, [last], lo, hi));
-      } else out.push(...walked(input, last, (s) => slotBucket[s] === b && keep(s), counts[b], lo, hi));
-    }
-    start = end;
-    if (start >= to) break;
-  }
-  return out;
+  const { keep } = input;
+  return bucketPages(input, last, bucketOrder.map((b) => ({ count: counts[b], has: (s: number) => slotBucket[s] === b && keep(s) })), from, to);
 }
 
 /** Runs of equal first key along its permutation; a run that holds part of the page is sorted by the other keys. */
