@@ -564,6 +564,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         ctx: t.order,
         permutation: (field) => t.permutations.get(field),
         keep,
+        mask: counted ? undefined : mask,
         slots: size,
         stretch: (field) => stretches.get(field),
         integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,

@@ -9,7 +9,7 @@
 import type { SortKey } from '../../../grammar/types.ts';
 import type { MemoryColumn } from './columns.ts';
 import type { OrderContext, Permutation, Stretch } from './order.ts';
-import { compareOn, sameOn, slotComparator, walk, walkBack } from './order.ts';
+import { compareOn, sameOn, slotComparator, walk, walkBack, walkMask } from './order.ts';
 
 /** A comparison costs about this many slots walked (measured at 100k). */
 const COMPARE_COST = 4;
@@ -21,6 +21,8 @@ export interface PageInput {
   permutation(field: string): Permutation | undefined;
   /** Is the slot a match? (a mask read, or the scope and the clause's answer per code read directly) */
   keep(slot: number): boolean;
+  /** When `keep` is a read of this mask (1: a match): walks then read it in loops of their own (walkMask). */
+  mask?: Uint8Array;
   /** Slots are 0..slots-1. */
   slots: number;
   /** The matching slots (any order), gathered on first call: a page walked along a permutation never needs them. */
@@ -56,10 +58,14 @@ function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from
  */
 function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, count: number, from: number, to: number, within?: Stretch): number[] {
   const p = input.permutation(key.field)!;
-  const out: number[] = [];
-  let seen = 0;
   const back = count - from < to;
   const [skip, end] = back ? [count - to, count - from] : [from, to];
+  if (keep === input.keep && input.mask) {
+    const out = walkMask(p, input.ctx.column(key.field), key.descending, back, input.mask, skip, end, within);
+    return back ? out.reverse() : out;
+  }
+  const out: number[] = [];
+  let seen = 0;
   (back ? walkBack : walk)(p, input.ctx.column(key.field), key.descending, (slot) => {
     if (!keep(slot)) return true;
     if (seen++ >= skip) out.push(slot);
