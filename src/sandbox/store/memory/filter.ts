@@ -180,12 +180,31 @@ function rangePermutation(clause: FilterClause, column: DictColumn, operator: st
 function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): void {
   const p = rangePermutation(clause, column, operator, ctx);
   if (p) return rangeClause(mask, clause, column, p, operator, negated, ctx);
+  const few = fewCodes(clause, column, operator);
+  if (few) return inCodes(mask, column.codes, ctx.size, few[0], few[1], negated ? 1 : 0);
   const ok = dictAnswers(clause, column, operator, negated, ctx); // 0/1 per code
   const { codes } = column;
   keepCodes(mask, ok, codes, ctx.size);
 }
 
 const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
+
+/**
+ * The one or two codes a clause holds true on, when it is equality (eq, in, null, empty) on a column with a lookup
+ * (a value has one code there): a pass comparing each slot's code with them then replaces the answer per code (an
+ * array of the dictionary's length, a million for `id` at 1M, and a read of it at random per slot). Codes are
+ * repeated to make two; undefined otherwise. `-1` (no code) holds for no value.
+ */
+function fewCodes(clause: FilterClause, column: DictColumn, operator: string): [number, number] | undefined {
+  if (!column.index || !column.allStrings || column.type !== 'string' || !clause.values.every((v) => typeof v === 'string')) return undefined;
+  // null and empty are true on null (code 0, D-22), as dictAnswers sets them
+  if (operator === 'null') return [0, 0];
+  if (operator === 'empty') return [0, column.index.get('') ?? 0];
+  if (operator !== 'eq' && operator !== 'in') return undefined;
+  if (clause.values.length > 2) return undefined;
+  const codes = clause.values.map((v) => column.index!.get(keyOf(v)) ?? -1);
+  return [codes[0], codes[codes.length - 1]];
+}
 
 /**
  * A range of a string field, or the values with a prefix: a stretch of its permutation (values in code point order, null first), found by binary
@@ -349,6 +368,22 @@ function inRange(mask: Uint8Array, values: Float64Array, n: number, lo: number, 
     words[w] &= ((+(a >= lo) & +(a <= hi)) | ((+(b >= lo) & +(b <= hi)) << 8) | ((+(c >= lo) & +(c <= hi)) << 16) | ((+(d >= lo) & +(d <= hi)) << 24)) ^ flips;
   }
   for (let s = end << 2; s < n; s++) mask[s] &= (+(values[s] >= lo) & +(values[s] <= hi)) ^ flip;
+}
+
+/** mask[s] &= (code is u or v) XOR flip: equality on a dictionary column in one pass, codes read in slot order. */
+function inCodes(mask: Uint8Array, codes: Uint32Array, n: number, u: number, v: number, flip: number): void {
+  const words = wordsOf(mask);
+  const end = n >>> 2;
+  const flips = flip * 0x01010101;
+  for (let w = 0; w < end; w++) {
+    const s = w << 2;
+    const a = codes[s];
+    const b = codes[s + 1];
+    const c = codes[s + 2];
+    const d = codes[s + 3];
+    words[w] &= ((+(a === u) | +(a === v)) | ((+(b === u) | +(b === v)) << 8) | ((+(c === u) | +(c === v)) << 16) | ((+(d === u) | +(d === v)) << 24)) ^ flips;
+  }
+  for (let s = end << 2; s < n; s++) mask[s] &= (+(codes[s] === u) | +(codes[s] === v)) ^ flip;
 }
 
 /** mask[s] &= (x is NaN: null) XOR flip. */
