@@ -240,8 +240,11 @@ export function walkMask(p: Permutation, column: MemoryColumn, descending: boole
         const start = runStart(slots, column, first, i);
         if (!take(start, i, true)) break;
         i = start - 1;
-      } else if (!take(i, i, true)) break;
-      else i--;
+      } else {
+        if (seen++ >= skip) out.push(s);
+        if (seen >= stop) break;
+        i--;
+      }
     }
   } else {
     // runs from the first, each backwards (as walkBack), a match's run read as above
@@ -252,8 +255,11 @@ export function walkMask(p: Permutation, column: MemoryColumn, descending: boole
         const end = runEnd(slots, column, i, length);
         if (!take(i, end, false)) break;
         i = end + 1;
-      } else if (!take(i, i, true)) break;
-      else i++;
+      } else {
+        if (seen++ >= skip) out.push(s);
+        if (seen >= stop) break;
+        i++;
+      }
     }
   }
   return out;
