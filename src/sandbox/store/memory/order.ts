@@ -232,7 +232,8 @@ export function walkMask(p: Permutation, column: MemoryColumn, descending: boole
   if (!descending) take(first, length - 1, !back);
   else if (!back) {
     // runs of equal values from the last, each forwards; only a match needs its run (values are read at random):
-    // the positions after it in its run were not matches, or their run would have taken it already
+    // the positions after it in its run were not matches, or their run would have taken it already. A lone match is
+    // counted here rather than by take(i, i): that call per match made the descending walks 15-30 % slower at 1M
     for (let i = length - 1; i >= first; ) {
       const s = slots[i];
       if (mask[s] !== 1) i--;
