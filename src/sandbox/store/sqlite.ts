@@ -213,11 +213,16 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
 
   // Table versions: every write bumps its table, so a cached count is exact until the next write.
   const versions = new Map<Resource, number>();
-  const bump = (resource: Resource) => versions.set(resource, (versions.get(resource) ?? 0) + 1);
   const countCache = new Map<string, { version: number; count: number }>();
   const pageCache = new Map<string, { version: number; items: Record<string, any>[] }>();
   /** Pages of the column engine (D-84), kept as the JSON text sent. */
   const jsonPageCache = new Map<string, { version: number; json: JsonText }>();
+  const bump = (resource: Resource) => {
+    versions.set(resource, (versions.get(resource) ?? 0) + 1);
+    // no page cached before can be served again: its text (tens of MB for 300 pages) goes now, not when newer pages
+    // push it out
+    if (resource === 'cases') jsonPageCache.clear();
+  };
 
   function rowToStored(resource: Resource, row: any): Stored {
     const record: Record<string, any> = {};
