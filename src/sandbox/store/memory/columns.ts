@@ -4,6 +4,7 @@
 // dictionary holding each distinct value once as the record holds it (strings, arrays of strings).
 import { instantOf } from '../../../grammar/compare.ts';
 import type { ValueType } from '../../../spec/types.ts';
+import { SuffixOrder } from './suffix-order.ts';
 import { TextIndex } from './text-index.ts';
 
 export interface NumberColumn {
@@ -27,6 +28,8 @@ export interface DictColumn {
   index: Map<string, number> | null;
   /** Substring search over the dictionary, made on first use. */
   text?: TextIndex;
+  /** The dictionary's strings in order read backwards, for `endswith` (made on first use). */
+  suffixes?: SuffixOrder;
   /** Every value in the dictionary is a string (null aside). */
   allStrings: boolean;
   /** Each code's string length & 255 (0 for other values), for codes below `upTo` (lengthBytes: made at the fill, extended on use). */
@@ -107,6 +110,12 @@ export function lengthBytes(column: DictColumn): Uint8Array {
 export function textIndexOf(column: DictColumn): TextIndex {
   column.text ??= new TextIndex(column.dict);
   return column.text;
+}
+
+/** The backwards order of a dictionary column's strings, current with its dictionary. */
+export function suffixOrderOf(column: DictColumn): SuffixOrder {
+  column.suffixes ??= new SuffixOrder(column.dict);
+  return column.suffixes;
 }
 
 /**

@@ -8,7 +8,7 @@ import { compileLike, compileRegex, requiredLiteral } from '../../../grammar/reg
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
-import { keyOf, lengthBytes, textIndexOf, valueAt } from './columns.ts';
+import { keyOf, lengthBytes, suffixOrderOf, textIndexOf, valueAt } from './columns.ts';
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
@@ -70,13 +70,12 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
     }
   } else if (plainString && column.allStrings && TEXT_SEARCH[operator]) {
     // substring search over all distinct values at once (text-index.ts)
-    const text = textIndexOf(column);
-    for (const v of clause.values) text.mark(TEXT_SEARCH[operator], v as string, ok);
+    for (const v of clause.values) markText(column, TEXT_SEARCH[operator], v as string, ok);
   } else if (plainString && column.allStrings && operator === 'like') {
     const pattern = clause.values[0] as string;
     const shape = likeShape(pattern);
     if (shape?.test === 'all') ok.fill(1, 1);
-    else if (shape) textIndexOf(column).mark(shape.test, shape.x, ok);
+    else if (shape) markText(column, shape.test, shape.x, ok);
     else {
       // the values holding the pattern's longest literal run, then the grammar's matcher on those only
       const runs = pattern.split(/[*?]/).filter((run) => run.length > 0);
@@ -111,6 +110,12 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
   // null: true only for the operators that are true on null (D-22)
   if (operator === 'null' || operator === 'empty') ok[0] = 1;
   return negated ? flip(ok) : ok;
+}
+
+/** ok[code] = 1 for the strings passing a text test: `endswith` from the backwards order, the rest by search. */
+function markText(column: DictColumn, test: TextTest, x: string, ok: Uint8Array): void {
+  if (test === 'endswith' && x !== '') suffixOrderOf(column).mark(x, ok);
+  else textIndexOf(column).mark(test, x, ok);
 }
 
 function flip(ok: Uint8Array): Uint8Array {
