@@ -20,14 +20,7 @@ export function compareBackwards(a: string, b: string): number {
 }
 
 /** Where `v` lies from the run of values ending with `x`: < 0 before it, 0 in it (v ends with x), > 0 after it. */
-function againstEnd(v: string, x: string): number {
-  const n = Math.min(v.length, x.length);
-  for (let i = 1; i <= n; i++) {
-    const d = v.charCodeAt(v.length - i) - x.charCodeAt(x.length - i);
-    if (d !== 0) return d;
-  }
-  return v.length < x.length ? -1 : 0;
-}
+const againstEnd = (v: string, x: string): number => compareBackwards(v.length > x.length ? v.slice(v.length - x.length) : v, x);
 
 export class SuffixOrder {
   /** Codes of the string values, in backwards order. */
