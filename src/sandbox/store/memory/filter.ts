@@ -69,7 +69,7 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
       if (code !== undefined) ok[code] = 1;
     }
   } else if (plainString && column.allStrings && TEXT_SEARCH[operator]) {
-    // substring search over all distinct values at once (text-index.ts)
+    // substring search over all distinct values at once (text-index.ts; endswith: suffix-order.ts)
     for (const v of clause.values) markText(column, TEXT_SEARCH[operator], v as string, ok);
   } else if (plainString && column.allStrings && operator === 'like') {
     const pattern = clause.values[0] as string;
@@ -114,7 +114,7 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
 
 /** ok[code] = 1 for the strings passing a text test: `endswith` from the backwards order, the rest by search. */
 function markText(column: DictColumn, test: TextTest, x: string, ok: Uint8Array): void {
-  if (test === 'endswith' && x !== '') suffixOrderOf(column).mark(x, ok);
+  if (test === 'endswith') suffixOrderOf(column).mark(x, ok);
   else textIndexOf(column).mark(test, x, ok);
 }
 
