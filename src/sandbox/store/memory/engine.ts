@@ -26,6 +26,7 @@ import { recordWriter, writesBack } from './record-json.ts';
 import type { RecordWriter } from './record-json.ts';
 import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
+import { markStretches, stretchAnswer } from './stretch-answer.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
 const SYNC_LOAD_MAX = 20_000;
@@ -544,7 +545,12 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const scoped = t.scopeMask(scopeColumn, scope.values);
       const stretches = new Map<string, Stretch>();
       const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size, stretches };
-      const counted = query.filters.length === 1 ? scoped.counts.answer(query.filters[0], ctx, scoped.bits) : undefined;
+      const one = query.filters.length === 1 ? query.filters[0] : undefined;
+      const counted = one && scoped.counts.answer(one, ctx, scoped.bits);
+      // one clause that selects stretches of its field's permutation: the mask marked and counted from those
+      const answer = one && !counted ? stretchAnswer(one, ctx) : undefined;
+      const marked = answer && markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched);
+      if (marked?.within) stretches.set(one!.field, marked.within);
       /** The mask of the matches: the scope's, then one pass per clause. */
       const filterAll = () => {
         mask.set(scoped.bits.subarray(0, size));
@@ -553,10 +559,10 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       };
       // one clause on a counted column: its total from the scope's counts, its page walked reading the slots' values
       let masked = !counted;
-      if (!counted) filterAll();
-      const total = counted ? counted.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
+      if (!counted && !marked) filterAll();
+      const total = counted ? counted.total : marked ? marked.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
       const keep = counted ? counted.keep : (s: number) => mask[s] === 1;
-      let gathered: Uint32Array | undefined;
+      let gathered: Uint32Array | undefined = marked?.matched;
       const matched = () => {
         if (!masked) {
           filterAll();

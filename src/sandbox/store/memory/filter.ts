@@ -3,12 +3,13 @@
 // equal to it for the plain string operators), then every slot reads its code's answer; integers and datetimes are
 // compared as the numbers the grammar compares (compareTyped: integers as numbers, datetimes by instant). A clause
 // no fast form covers (sameas across kinds) runs `matchesClause` per slot on the slot's values.
-import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
+import { compareCodePoints } from '../../../grammar/compare.ts';
 import { compileLike, compileRegex, requiredLiteral } from '../../../grammar/regex.ts';
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
 import { keyOf, lengthBytes, suffixOrderOf, textIndexOf, valueAt } from './columns.ts';
+import { boundOf, plainStrings, stringStretch, stringStretchOperator } from './stretch-answer.ts';
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
@@ -176,10 +177,9 @@ const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean>
  */
 function rangePermutation(clause: FilterClause, column: DictColumn, operator: string, ctx: FilterContext): Permutation | undefined {
   const p = ctx.permutation(clause.field);
-  const plain = column.type === 'string' && column.allStrings && clause.values.every((v) => typeof v === 'string');
   const manyValues = column.dict.length * 64 > ctx.size;
-  const stretch = RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(clause.values[0] as string));
-  return p && plain && manyValues && stretch ? p : undefined;
+  const stretch = RANGES.has(operator) || operator === 'startswith';
+  return p && plainStrings(column, clause) && manyValues && stretch && stringStretchOperator(operator, clause.values) ? p : undefined;
 }
 
 function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): void {
@@ -212,45 +212,11 @@ function fewCodes(clause: FilterClause, column: DictColumn, operator: string): [
 }
 
 /**
- * A range of a string field, or the values with a prefix: a stretch of its permutation (values in code point order, null first), found by binary
- * search, instead of a comparison per value.
+ * A range of a string field, or the values with a prefix: a stretch of its permutation (values in code point order,
+ * null first), found by binary search, instead of a comparison per value.
  */
 function rangeClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, p: Permutation, operator: string, negated: boolean, ctx: FilterContext): void {
-  const { codes, dict } = column;
-  const [a, b] = clause.values as string[];
-  /** First position whose (non-null) value passes `pass`; `pass` must be false then true along the permutation. */
-  const first = (pass: (v: string) => boolean) => {
-    let lo = 0;
-    let hi = p.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const code = codes[p.slots[mid]];
-      if (code !== 0 && pass(dict[code] as string)) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  };
-  const nonNull = first(() => true);
-  const atLeast = (x: string) => first((v) => compareCodePoints(v, x) >= 0);
-  const above = (x: string) => first((v) => compareCodePoints(v, x) > 0);
-  // the values starting with a (no surrogates in it: a code unit prefix is a code point prefix) follow a directly
-  const prefixEnd = (from: number) => {
-    let lo = from;
-    let hi = p.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (!(dict[codes[p.slots[mid]]] as string).startsWith(a)) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  };
-  const [from, to] =
-    operator === 'startswith' ? [atLeast(a), prefixEnd(atLeast(a))]
-    : operator === 'lt' ? [nonNull, atLeast(a)]
-    : operator === 'le' ? [nonNull, above(a)]
-    : operator === 'gt' ? [above(a), p.length]
-    : operator === 'ge' ? [atLeast(a), p.length]
-    : [atLeast(a), above(b)];
+  const { from, to } = stringStretch(column, p, operator, clause.values as string[]);
   // a slot per position marked at random places: the stretch, or all but the rest when the stretch is most of it
   // (slots outside the permutation are not alive: the mask has them 0 already)
   const hits = new Uint8Array(mask.length);
@@ -273,12 +239,6 @@ function keepHits(mask: Uint8Array, hits: Uint8Array, n: number, flip: number): 
   const flips = flip * 0x01010101;
   for (let w = 0; w < end; w++) words[w] &= hitWords[w] ^ flips;
   for (let s = end << 2; s < n; s++) mask[s] &= hits[s] ^ flip;
-}
-
-/** A bound as the number the grammar compares it as, or undefined when it is not of the type (no value matches it). */
-function boundOf(column: NumberColumn, value: unknown): number | undefined {
-  if (column.type === 'integer') return typeof value === 'number' ? value : undefined;
-  return instantOf(value);
 }
 
 function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColumn, operator: string, negated: boolean, ctx: FilterContext): void {

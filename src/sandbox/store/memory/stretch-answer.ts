@@ -1,0 +1,191 @@
+// One filter clause answered from its field's sorted permutation (decision D-84). The slots that an equality, a
+// range, a prefix, `in` or null selects lie in a few stretches of the permutation's positions, found by binary
+// search. A list with that one clause visits the shorter side (the stretches, or every other position) and marks the
+// mask and counts as it goes, instead of passes over every slot: at 1M slots a pass over a datetime column with its
+// count costs about 2.3 ms, a visit of 250k positions in random order about 1.2 ms, of 10k about 0.1 ms.
+import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
+import { positiveOf } from '../../../grammar/evaluate.ts';
+import type { FilterClause } from '../../../grammar/types.ts';
+import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
+import type { FilterContext } from './filter.ts';
+import type { Permutation, Stretch } from './order.ts';
+
+/** Beyond this share of the slots, the shorter side is visited in more time than a pass over the slots takes. */
+const VISIT_SHARE = 1 / 4;
+/** `in` with more values than this is judged by a pass. */
+const MAX_IN = 64;
+
+export interface StretchAnswer {
+  permutation: Permutation;
+  /** Disjoint, ascending: the positions whose slots the positive operator holds for. */
+  stretches: Stretch[];
+  negated: boolean;
+}
+
+/** First position in [lo, p.length) whose slot passes `pass`, which is false and then true along the permutation. */
+export function firstWhere(p: Permutation, pass: (slot: number) => boolean, lo = 0): number {
+  let hi = p.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pass(p.slots[mid])) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Every value is a string and the permutation is in code point order (null first): string stretches hold. */
+export function plainStrings(column: DictColumn, clause: FilterClause): boolean {
+  return column.type === 'string' && column.allStrings && clause.values.every((v) => typeof v === 'string');
+}
+
+/** Operators whose positive answer on a string column is one stretch (`startswith`: a code unit prefix without surrogates is a code point prefix). */
+export function stringStretchOperator(operator: string, values: readonly unknown[]): boolean {
+  return operator === 'null' || operator === 'empty' || operator === 'eq' || RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(values[0] as string));
+}
+
+const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
+
+/** The stretch of a string column's permutation that a positive operator holds for (see stringStretchOperator). */
+export function stringStretch(column: DictColumn, p: Permutation, operator: string, values: readonly string[]): Stretch {
+  const { codes, dict } = column;
+  const valueOf = (slot: number) => (codes[slot] === 0 ? null : (dict[codes[slot]] as string));
+  const nonNull = firstWhere(p, (s) => codes[s] !== 0);
+  const atLeast = (x: string) => firstWhere(p, (s) => codes[s] !== 0 && compareCodePoints(valueOf(s)!, x) >= 0, nonNull);
+  const above = (x: string) => firstWhere(p, (s) => codes[s] !== 0 && compareCodePoints(valueOf(s)!, x) > 0, nonNull);
+  const [a, b] = values;
+  const span = (from: number, to: number) => ({ from, to: Math.max(from, to) });
+  switch (operator) {
+    case 'null':
+      return span(0, nonNull);
+    case 'empty': // null, then '' (the least string)
+      return span(0, above(''));
+    case 'eq':
+      return span(atLeast(a), above(a));
+    case 'startswith': {
+      // the values starting with a follow a directly
+      const from = atLeast(a);
+      return span(from, firstWhere(p, (s) => !valueOf(s)!.startsWith(a), from));
+    }
+    case 'lt':
+      return span(nonNull, atLeast(a));
+    case 'le':
+      return span(nonNull, above(a));
+    case 'gt':
+      return span(above(a), p.length);
+    case 'ge':
+      return span(atLeast(a), p.length);
+    default: // between
+      return span(atLeast(a), above(b));
+  }
+}
+
+/** A bound as the number the grammar compares it as, or undefined when it is not of the type (no value matches it). */
+export function boundOf(column: NumberColumn, value: unknown): number | undefined {
+  if (column.type === 'integer') return typeof value === 'number' ? value : undefined;
+  return instantOf(value);
+}
+
+/** The stretches of a number column's permutation (null first, then ascending) that a positive operator holds for. */
+function numberStretches(column: NumberColumn, p: Permutation, operator: string, values: readonly unknown[]): Stretch[] | undefined {
+  const v = column.values;
+  const nonNull = firstWhere(p, (s) => v[s] === v[s]);
+  // NaN (null) compares false: both searches pass over the nulls
+  const atLeast = (x: number) => firstWhere(p, (s) => v[s] >= x, nonNull);
+  const above = (x: number) => firstWhere(p, (s) => v[s] > x, nonNull);
+  const bounds = values.map((x) => boundOf(column, x));
+  const [a, b] = bounds;
+  const one = (from: number, to: number) => (to > from ? [{ from, to }] : []);
+  if (operator === 'null' || operator === 'empty') return one(0, nonNull); // a number is never '' or an array
+  if (operator === 'in') {
+    const list = [...new Set(bounds.filter((x): x is number => x !== undefined))].sort((x, y) => x - y);
+    return list.length > MAX_IN ? undefined : list.flatMap((x) => one(atLeast(x), above(x)));
+  }
+  if (!['eq', ...RANGES].includes(operator)) return undefined;
+  if (a === undefined || (operator === 'between' && b === undefined)) return [];
+  if (operator === 'eq') return one(atLeast(a), above(a));
+  if (operator === 'lt') return one(nonNull, atLeast(a));
+  if (operator === 'le') return one(nonNull, above(a));
+  if (operator === 'gt') return one(above(a), p.length);
+  if (operator === 'ge') return one(atLeast(a), p.length);
+  return one(atLeast(a), above(b!));
+}
+
+/** The clause as stretches of its field's permutation, or undefined when it is not one of those shapes. */
+export function stretchAnswer(clause: FilterClause, ctx: FilterContext): StretchAnswer | undefined {
+  const column: MemoryColumn | undefined = ctx.column(clause.field);
+  const permutation = ctx.permutation(clause.field);
+  if (!column || !permutation) return undefined;
+  const base = positiveOf(clause.operator, ctx.operators);
+  const operator = base ?? clause.operator;
+  let stretches: Stretch[] | undefined;
+  if (column.kind === 'number') stretches = numberStretches(column, permutation, operator, clause.values);
+  else if (plainStrings(column, clause) && operator === 'in' && clause.values.length <= MAX_IN) {
+    const values = [...new Set(clause.values as string[])].sort(compareCodePoints);
+    stretches = values.map((x) => stringStretch(column, permutation, 'eq', [x])).filter((s) => s.to > s.from);
+  } else if (plainStrings(column, clause) && stringStretchOperator(operator, clause.values)) {
+    const s = stringStretch(column, permutation, operator, clause.values as string[]);
+    stretches = s.to > s.from ? [s] : [];
+  }
+  return stretches && { permutation, stretches, negated: base !== null };
+}
+
+/** The positions not in `stretches` (disjoint, ascending) among [0, length). */
+function complementOf(stretches: Stretch[], length: number): Stretch[] {
+  const out: Stretch[] = [];
+  let at = 0;
+  for (const { from, to } of stretches) {
+    if (from > at) out.push({ from: at, to: from });
+    at = to;
+  }
+  if (length > at) out.push({ from: at, to: length });
+  return out;
+}
+
+const lengthOf = (stretches: Stretch[]) => stretches.reduce((n, s) => n + s.to - s.from, 0);
+
+export interface MarkedStretches {
+  total: number;
+  /** The matching slots (written into the `matched` given), when the matches' positions were the side visited. */
+  matched?: Uint32Array;
+  /** The one stretch holding every match, when there is one: a page sorted by the field walks only it. */
+  within?: Stretch;
+}
+
+/**
+ * Set `mask` to the list's matches and count them: the slots of the scope (`bits`, `scopeCount` of them) at the
+ * positions the answer selects. Undefined, with the mask untouched, when the shorter side is too long to beat a pass.
+ */
+export function markStretches(answer: StretchAnswer, bits: Uint8Array, scopeCount: number, mask: Uint8Array, size: number, matched: Uint32Array): MarkedStretches | undefined {
+  const { slots, length } = answer.permutation;
+  const selected = answer.negated ? complementOf(answer.stretches, length) : answer.stretches;
+  const selectedLength = lengthOf(selected);
+  const within = selected.length === 1 ? selected[0] : undefined;
+  if (selectedLength <= length - selectedLength) {
+    if (selectedLength > size * VISIT_SHARE) return undefined;
+    mask.fill(0, 0, size);
+    let total = 0;
+    for (const { from, to } of selected) {
+      for (let i = from; i < to; i++) {
+        const s = slots[i];
+        const bit = bits[s];
+        mask[s] = bit;
+        matched[total] = s;
+        total += bit;
+      }
+    }
+    return { total, matched: matched.subarray(0, total), within };
+  }
+  // most positions are selected: start from the scope and clear the others
+  const others = complementOf(selected, length);
+  if (length - selectedLength > size * VISIT_SHARE) return undefined;
+  mask.set(bits.subarray(0, size));
+  let cleared = 0;
+  for (const { from, to } of others) {
+    for (let i = from; i < to; i++) {
+      const s = slots[i];
+      cleared += mask[s];
+      mask[s] = 0;
+    }
+  }
+  return { total: scopeCount - cleared, within };
+}
