@@ -1,6 +1,7 @@
 // One clause answered from stretches of its field's permutation (stretch-answer.ts, D-84) marks and counts exactly
 // what a pass over the slots does, on hand-made columns with nulls (which the bundle's datetimes never hold, so the
-// engine tests cannot reach them), '' and repeated values, on both sides of the visit.
+// engine tests cannot reach them), '' and repeated values, on both sides of the visit; text tests that hold for a few
+// values become those values' stretches.
 import { describe, expect, it } from 'vitest';
 import { matchesFilters } from '../src/grammar/evaluate.ts';
 import type { FilterClause } from '../src/grammar/types.ts';
@@ -52,9 +53,13 @@ describe('a clause as stretches of its permutation (D-84)', () => {
       const spread = [0, 0.1, 0.3, 0.5, 0.7, 0.9, 1].map((q) => present[Math.round(q * (present.length - 1))]);
       const operands: unknown[][] = [[], ...spread.map((v) => [v]), [present[0], present[1]], [present[2], present[0], present[2]], column.field === 'priority' ? [-1, 99] : ['', '\u{10FFFF}']];
       const field = spec.operation('listCases').list!.filterFields[column.field];
-      for (const operator of field.operators.filter((o) => !/sameas|exists|ontains|ike|atch|ndswith/i.test(o))) {
+      // text tests (a string column): judged per value, the few values that pass taken as stretches
+      const texts: Record<string, unknown[][]> = { contains: [['INC'], ['1'], ['ü'], ['zz']], like: [['*1*'], ['INC?'], ['*'], ['a*']], match: [['^INC1'], ['1$'], ['.']], endswith: [['1'], ['b'], ['h']] };
+      for (const operator of field.operators.filter((o) => !/sameas|exists/i.test(o))) {
         const arity = spec.operators[operator].arity;
-        for (const operand of operands) {
+        const text = Object.keys(texts).find((t) => operator.toLowerCase().endsWith(t.toLowerCase()));
+        if (text && column.kind === 'number') continue;
+        for (const operand of text ? texts[text] : operands) {
           const values = arity === 'none' ? [] : arity === 'pair' ? operand.slice(0, 2) : arity === 'list' ? operand : operand.slice(0, 1);
           if ((arity === 'pair' && values.length < 2) || (arity !== 'none' && values.length === 0) || (operator.endsWith('tartswith') && column.field !== 'incident')) continue;
           const clause: FilterClause = { field: column.field, operator, type: field.type, values: values as any };

@@ -544,7 +544,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const { mask, size } = t;
       const scoped = t.scopeMask(scopeColumn, scope.values);
       const stretches = new Map<string, Stretch>();
-      const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size, stretches };
+      const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size, stretches, judged: new Map() };
       const one = query.filters.length === 1 ? query.filters[0] : undefined;
       const counted = one && scoped.counts.answer(one, ctx, scoped.bits);
       // one clause that selects stretches of its field's permutation: the mask marked and counted from those

@@ -26,6 +26,11 @@ export interface FilterContext {
    * that field's permutation, so a page walked along it starts there rather than at its first position.
    */
   stretches?: Map<string, Stretch>;
+  /**
+   * Answers per code already judged for this list (positive, before negation), by clause: a clause judged to see
+   * whether it selects a few values (stretch-answer.ts) is not judged again by its pass.
+   */
+  judged?: Map<FilterClause, Uint8Array>;
 }
 
 /** Clear `mask[s]` of every slot that does not satisfy `clause`. */
@@ -57,8 +62,20 @@ export function codeAnswers(clause: FilterClause, column: DictColumn, ctx: Filte
   return dictAnswers(clause, column, operator, base !== null, ctx);
 }
 
+/** The positive operator's answer per code (judged once per list: kept in `ctx.judged` for the clause's pass). */
+export function positiveCodeAnswers(clause: FilterClause, column: DictColumn, operator: string, ctx: FilterContext): Uint8Array {
+  const ok = dictAnswers(clause, column, operator, false, ctx);
+  ctx.judged?.set(clause, ok);
+  return ok;
+}
+
 /** Per distinct value: does the grammar's positive (or negative) operator hold? */
 function dictAnswers(clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): Uint8Array {
+  const judged = ctx.judged?.get(clause);
+  if (judged) {
+    ctx.judged!.delete(clause); // flipped below: not to be read again
+    return negated ? flip(judged) : judged;
+  }
   const { dict } = column;
   const ok = new Uint8Array(dict.length);
   const plainString = column.type === 'string' && clause.values.every((v) => typeof v === 'string');

@@ -7,6 +7,7 @@ import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
 import { positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
+import { positiveCodeAnswers } from './filter.ts';
 import type { FilterContext } from './filter.ts';
 import type { Permutation, Stretch } from './order.ts';
 
@@ -14,6 +15,8 @@ import type { Permutation, Stretch } from './order.ts';
 const VISIT_SHARE = 1 / 4;
 /** `in` with more values than this is judged by a pass. */
 const MAX_IN = 64;
+/** A text test that holds for more values than this is judged by a pass (each value costs two binary searches). */
+const MAX_TEXT_VALUES = 256;
 
 export interface StretchAnswer {
   permutation: Permutation;
@@ -125,8 +128,35 @@ export function stretchAnswer(clause: FilterClause, ctx: FilterContext): Stretch
   } else if (plainStrings(column, clause) && stringStretchOperator(operator, clause.values)) {
     const s = stringStretch(column, permutation, operator, clause.values as string[]);
     stretches = s.to > s.from ? [s] : [];
+  } else if (plainStrings(column, clause) && operator !== 'exists' && operator !== 'sameas') {
+    // any other test of the value (contains, endswith, like, match): judged per distinct value, and when it holds for
+    // a few values (an id, a rare word), those values' stretches
+    const values = fewValues(positiveCodeAnswers(clause, column, operator, ctx), column);
+    stretches = values?.map((x) => stringStretch(column, permutation, 'eq', [x])).filter((s) => s.to > s.from);
   }
   return stretches && { permutation, stretches, negated: base !== null };
+}
+
+/** The distinct strings of the codes set in `ok`, in code point order; undefined beyond MAX_TEXT_VALUES codes (or for null). */
+function fewValues(ok: Uint8Array, column: DictColumn): string[] | undefined {
+  if (ok[0] === 1) return undefined;
+  const words = new Uint32Array(ok.buffer, ok.byteOffset, ok.length >>> 2);
+  const values = new Set<string>();
+  let hits = 0;
+  for (let w = 0; w < words.length; w++) {
+    if (words[w] === 0) continue;
+    for (let c = w << 2; c < (w + 1) << 2; c++) {
+      if (ok[c] === 0) continue;
+      if (++hits > MAX_TEXT_VALUES) return undefined;
+      values.add(column.dict[c] as string);
+    }
+  }
+  for (let c = words.length << 2; c < ok.length; c++) {
+    if (ok[c] === 0) continue;
+    if (++hits > MAX_TEXT_VALUES) return undefined;
+    values.add(column.dict[c] as string);
+  }
+  return [...values].sort(compareCodePoints);
 }
 
 /** The positions not in `stretches` (disjoint, ascending) among [0, length). */
