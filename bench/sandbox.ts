@@ -86,7 +86,13 @@ function request(method: string, url: string, headers: Record<string, string>, b
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
     });
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // a kept-alive socket the server closed while idle (5 s keepAliveTimeout; the wait for a 1M fill is longer),
+      // taken before its close was seen: the server never read the request, so it is sent again (Node's
+      // documented remedy, `request.reusedSocket`)
+      if (req.reusedSocket && error.code === 'ECONNRESET') request(method, url, headers, body).then(resolve, reject);
+      else reject(error);
+    });
     req.end(payload);
   });
 }
