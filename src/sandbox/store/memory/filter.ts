@@ -9,7 +9,7 @@ import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
 import { keyOf, lengthBytes, suffixOrderOf, textIndexOf, valueAt } from './columns.ts';
-import { boundOf, plainStrings, stringStretch, stringStretchOperator } from './stretch-answer.ts';
+import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretch-answer.ts';
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
@@ -209,7 +209,6 @@ function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, 
   keepCodes(mask, ok, codes, ctx.size);
 }
 
-const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
 
 /**
  * The one or two codes a clause holds true on, when it is equality (eq, in, null, empty) on a column with a lookup

@@ -79,17 +79,19 @@ export interface Permutation {
   length: number;
 }
 
-/** Position of `slot` (by its current values) in the permutation: the first entry not before it. */
-function lowerBound(p: Permutation, compare: (a: number, b: number) => number, slot: number): number {
-  let lo = 0;
+/** First position in [lo, p.length) whose slot passes `pass`, which is false and then true along the permutation. */
+export function firstWhere(p: Permutation, pass: (slot: number) => boolean, lo = 0): number {
   let hi = p.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compare(p.slots[mid], slot) < 0) lo = mid + 1;
-    else hi = mid;
+    if (pass(p.slots[mid])) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }
+
+/** Position of `slot` (by its current values) in the permutation: the first entry not before it. */
+const lowerBound = (p: Permutation, compare: (a: number, b: number) => number, slot: number): number => firstWhere(p, (s) => compare(s, slot) >= 0);
 
 export function permComparator(ctx: OrderContext, p: Permutation): (a: number, b: number) => number {
   return slotComparator(ctx, [{ field: p.field, descending: false, type: p.type }]);

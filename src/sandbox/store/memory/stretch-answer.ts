@@ -10,6 +10,7 @@ import type { FilterClause } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
 import { positiveCodeAnswers } from './filter.ts';
 import type { FilterContext } from './filter.ts';
+import { firstWhere } from './order.ts';
 import type { Permutation, Stretch } from './order.ts';
 
 /** Beyond this share of the slots, the shorter side is visited in more time than a pass over the slots takes. */
@@ -26,17 +27,6 @@ export interface StretchAnswer {
   negated: boolean;
 }
 
-/** First position in [lo, p.length) whose slot passes `pass`, which is false and then true along the permutation. */
-export function firstWhere(p: Permutation, pass: (slot: number) => boolean, lo = 0): number {
-  let hi = p.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pass(p.slots[mid])) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
 /** Every value is a string and the permutation is in code point order (null first): string stretches hold. */
 export function plainStrings(column: DictColumn, clause: FilterClause): boolean {
   return column.type === 'string' && column.allStrings && clause.values.every((v) => typeof v === 'string');
@@ -47,7 +37,8 @@ export function stringStretchOperator(operator: string, values: readonly unknown
   return operator === 'null' || operator === 'empty' || operator === 'eq' || RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(values[0] as string));
 }
 
-const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
+/** The range operators: each holds for one stretch of a permutation. */
+export const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
 
 /** The stretch of a string column's permutation that a positive operator holds for (see stringStretchOperator). */
 export function stringStretch(column: DictColumn, p: Permutation, operator: string, values: readonly string[]): Stretch {
@@ -104,7 +95,7 @@ function numberStretches(column: NumberColumn, p: Permutation, operator: string,
     const list = [...new Set(bounds.filter((x): x is number => x !== undefined))].sort((x, y) => x - y);
     return list.length > MAX_IN ? undefined : list.flatMap((x) => one(atLeast(x), above(x)));
   }
-  if (!['eq', ...RANGES].includes(operator)) return undefined;
+  if (operator !== 'eq' && !RANGES.has(operator)) return undefined;
   if (a === undefined || (operator === 'between' && b === undefined)) return [];
   if (operator === 'eq') return one(atLeast(a), above(a));
   if (operator === 'lt') return one(nonNull, atLeast(a));
