@@ -74,15 +74,20 @@ describe('a page of cases as JSON text (D-84)', () => {
     expect(fromEngine.json!.count).toBe(sent.length);
     expect(fromEngine.totalCount).toBe(expected.totalCount);
     expect(sent).toEqual(expected.items);
+    // byte for byte what JSON.stringify writes of those records: the same escapes, the same UTF-8
+    expect(fromEngine.json!.bytes().equals(Buffer.from(JSON.stringify(expected.items)))).toBe(true);
     // field order as well: the same keys in the same order as the record read by id
     for (const record of sent) expect(Object.keys(record)).toEqual(Object.keys(engine.get('cases', 'sandbox', record.id)!.record));
   });
 
   it.each(['sandbox', 'production'] as const)('in environment %s, the text is the stored records (written from the columns, or by SQLite)', (env) => {
     const query = parseListQuery('sort=-createdAt&page[size]=200', list, spec.operators).query;
-    const sent = JSON.parse(engine.list('cases', env, scope, query, {}).json!.text);
+    const json = engine.list('cases', env, scope, query, {}).json!;
+    const sent = JSON.parse(json.text);
     expect(sent.length).toBeGreaterThan(20);
-    expect(sent).toEqual(sql.list('cases', env, scope, query, {}).items);
+    const expected = sql.list('cases', env, scope, query, {}).items;
+    expect(sent).toEqual(expected);
+    expect(json.bytes().equals(Buffer.from(JSON.stringify(expected)))).toBe(true);
   });
 
   it('the columns write the records where every datetime writes back as stored, and leave them to SQLite where one does not', () => {

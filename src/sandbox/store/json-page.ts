@@ -1,18 +1,27 @@
-// A page of records as JSON text, written by the column engine or by SQLite (D-84): a list of cases is sent without
-// building one object per record and encoding it again. The records are parsed only if some code asks for them as objects.
+// A page of records as JSON, written by the column engine (as UTF-8 bytes) or by SQLite (as text) (D-84): a list of
+// cases is sent without building one object per record and encoding it again. The records are parsed only if some code
+// asks for them as objects.
 import { utf8 } from '../http/utf8.ts';
 import type { ListResult } from './types.ts';
 
-/** JSON text of a page's records, `[...]`, and its UTF-8 bytes once asked for (reused while the page is cached). */
+/** A page's records, `[...]`, as JSON text and as its UTF-8 bytes, each made from the other once asked for. */
 export class JsonText {
   private encoded?: Buffer;
+  private decoded?: string;
   constructor(
-    readonly text: string,
+    content: string | Buffer,
     readonly count: number,
-  ) {}
+  ) {
+    if (typeof content === 'string') this.decoded = content;
+    else this.encoded = content;
+  }
+
+  get text(): string {
+    return (this.decoded ??= this.encoded!.toString('utf8'));
+  }
 
   bytes(): Buffer {
-    return (this.encoded ??= utf8(this.text));
+    return (this.encoded ??= utf8(this.decoded!));
   }
 }
 

@@ -32,8 +32,10 @@ export interface DictColumn {
   suffixes?: SuffixOrder;
   /** Every value in the dictionary is a string (null aside). */
   allStrings: boolean;
-  /** Each code's string length & 255 (0 for other values), for codes below `upTo` (lengthBytes: made at the fill, extended on use). */
+  /** Each code's string length & 255 (0 for other values), for codes below `upTo` (codeBytes: made at the fill, extended on use). */
   lengths?: { bytes: Uint8Array; upTo: number };
+  /** Whether each code's value is a string JSON writes as it is (codeBytes: made on the first page that needs it). */
+  plain?: { bytes: Uint8Array; upTo: number };
 }
 
 export type MemoryColumn = NumberColumn | DictColumn;
@@ -82,27 +84,39 @@ export function codeOf(column: DictColumn, value: unknown): number {
   return code;
 }
 
+/** What a dictionary column keeps one byte of per code (`codeBytes`), and how that byte is measured. */
+const MEASURES = {
+  /**
+   * The low byte of the string's length (0 for other values). Two strings of different lengths differ, so `sameas`
+   * between two columns of nearly distinct strings reads these bytes in code order and compares the strings themselves
+   * only where they agree.
+   */
+  lengths: (v: unknown) => (typeof v === 'string' ? v.length & 255 : 0),
+  /**
+   * 1 for a string that JSON writes as it is between quotes and UTF-8 encodes as JSON.stringify's text would be
+   * (no quote, backslash, control character or surrogate), else 0: a page writes those without JSON.stringify.
+   */
+  plain: (v: unknown) => (typeof v === 'string' && !/["\\\u0000-\u001f\ud800-\udfff]/.test(v) ? 1 : 0),
+};
+
 /**
- * The low byte of each code's string length, current with the dictionary (codes added since the last call are
- * measured now). Two strings of different lengths differ, so `sameas` between two columns of nearly distinct strings
- * reads these bytes in code order and compares the strings themselves only where they agree. A code's value never
- * changes once written (the id column writes each slot's code once), so measured bytes stay true.
+ * One byte per code of a dictionary column (MEASURES), current with the dictionary: codes added since the last call
+ * are measured now. A code's value never changes once written (the id column writes each slot's code once, with the
+ * same id again on update), so measured bytes stay true.
  */
-export function lengthBytes(column: DictColumn): Uint8Array {
+export function codeBytes(column: DictColumn, measure: keyof typeof MEASURES): Uint8Array {
   const n = column.dict.length;
-  let lengths = column.lengths;
-  if (!lengths || lengths.bytes.length < n) {
-    const bytes = new Uint8Array(Math.max(1024, n, (lengths?.bytes.length ?? 0) * 2));
-    if (lengths) bytes.set(lengths.bytes.subarray(0, lengths.upTo));
-    lengths = column.lengths = { bytes, upTo: lengths?.upTo ?? 0 };
+  let kept = column[measure];
+  if (!kept || kept.bytes.length < n) {
+    const bytes = new Uint8Array(Math.max(1024, n, (kept?.bytes.length ?? 0) * 2));
+    if (kept) bytes.set(kept.bytes.subarray(0, kept.upTo));
+    kept = column[measure] = { bytes, upTo: kept?.upTo ?? 0 };
   }
-  const { bytes } = lengths;
+  const { bytes } = kept;
   const { dict } = column;
-  for (let c = lengths.upTo; c < n; c++) {
-    const v = dict[c];
-    bytes[c] = typeof v === 'string' ? v.length & 255 : 0;
-  }
-  lengths.upTo = n;
+  const of = MEASURES[measure];
+  for (let c = kept.upTo; c < n; c++) bytes[c] = of(dict[c]);
+  kept.upTo = n;
   return bytes;
 }
 

@@ -15,15 +15,15 @@ import type { CareSpec, ValueType } from '../../../spec/types.ts';
 import type { Column } from '../columns.ts';
 import { fromSql } from '../columns.ts';
 import type { Scope } from '../types.ts';
-import { codeOf, growColumn, lengthBytes, makeColumn, numberOf, suffixOrderOf, textIndexOf } from './columns.ts';
+import { codeOf, growColumn, codeBytes, makeColumn, numberOf, suffixOrderOf, textIndexOf } from './columns.ts';
 import type { DictColumn, MemoryColumn } from './columns.ts';
 import { applyClause } from './filter.ts';
 import type { FilterContext } from './filter.ts';
 import { compareOn, insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
 import type { OrderContext, Permutation, Stretch } from './order.ts';
 import { pageSlots } from './page.ts';
-import { recordWriter, writesBack } from './record-json.ts';
-import type { RecordWriter } from './record-json.ts';
+import { pageWriter, writesBack } from './record-json.ts';
+import type { PageWriter } from './record-json.ts';
 import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
 import { markStretches, stretchAnswer } from './stretch-answer.ts';
@@ -49,10 +49,10 @@ export interface CaseMemoryOptions {
 export interface CaseMemory {
   /**
    * The exact count, the page's ids with their rowids and, when the columns hold every field exactly, its records as
-   * JSON text `[...]` (else they are read by rowid, one lookup each); undefined when SQL must answer (not filled yet,
+   * the UTF-8 bytes of a JSON array (else they are read by rowid, one lookup each); undefined when SQL must answer (not filled yet,
    * open transaction...).
    */
-  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[]; rowids: number[]; json?: string } | undefined;
+  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[]; rowids: number[]; json?: Buffer } | undefined;
   /** A statement wrote the case `id` (insert, update, remove). */
   touched(env: string, id: string): void;
   /** The outermost transaction ended (committed or rolled back): apply what it touched as the database now has it. */
@@ -107,7 +107,7 @@ class Table {
   /** Every datetime held writes back as its stored text: the records can be written from the columns. */
   recordsExact = true;
   /** Writes a slot's record, when the columns hold every field (made on first use). */
-  writer: RecordWriter | null | undefined;
+  writer: PageWriter | null | undefined;
 
   constructor(fields: FieldSource[], sorted: string[]) {
     for (const f of fields) this.columns.set(f.field, makeColumn(f.field, f.type, 0));
@@ -351,7 +351,8 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         if (column.kind === 'dict' && column.type === 'string') {
           yield* textIndexOf(column).build();
           yield* suffixOrderOf(column).build();
-          lengthBytes(column); // measured here rather than by the first `sameas`
+          codeBytes(column, 'lengths'); // measured here rather than by the first `sameas`
+          codeBytes(column, 'plain'); // and here rather than by the first page
           yield;
         }
       }
@@ -585,8 +586,8 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         offset: (query.page.number - 1) * query.page.size,
         size: query.page.size,
       });
-      if (t.writer === undefined) t.writer = recordWriter(caseColumns, (field) => t.columns.get(field)) ?? null;
-      const json = t.recordsExact && t.writer ? `[${slots.map(t.writer).join(',')}]` : undefined;
+      if (t.writer === undefined) t.writer = pageWriter(caseColumns, (field) => t.columns.get(field)) ?? null;
+      const json = t.recordsExact && t.writer ? t.writer(slots) : undefined;
       return { totalCount: total, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json };
     },
     touched(env, id) {

@@ -8,7 +8,7 @@ import { compileLike, compileRegex, requiredLiteral } from '../../../grammar/reg
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
-import { keyOf, lengthBytes, suffixOrderOf, textIndexOf, valueAt } from './columns.ts';
+import { keyOf, codeBytes, suffixOrderOf, textIndexOf, valueAt } from './columns.ts';
 import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretch-answer.ts';
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
@@ -464,8 +464,8 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
     // would be read from all over the heap), the strings only where those agree
     const dx = column.dict;
     const dy = other.dict;
-    const lx = lengthBytes(column);
-    const ly = lengthBytes(other);
+    const lx = codeBytes(column, 'lengths');
+    const ly = codeBytes(other, 'lengths');
     for (let s = 0; s < n; s++) {
       if (mask[s] === 0) continue;
       const cx = x[s];
