@@ -6,6 +6,7 @@ import { instantOf } from '../../../grammar/compare.ts';
 import type { ValueType } from '../../../spec/types.ts';
 import { SuffixOrder } from './suffix-order.ts';
 import { TextIndex } from './text-index.ts';
+import { WordIndex } from './word-index.ts';
 
 export interface NumberColumn {
   kind: 'number';
@@ -28,6 +29,8 @@ export interface DictColumn {
   index: Map<string, number> | null;
   /** Substring search over the dictionary, made on first use. */
   text?: TextIndex;
+  /** Substring search through the values' words, made on first use (word-index.ts). */
+  words?: WordIndex;
   /** The dictionary's strings in order read backwards, for `endswith` (made on first use). */
   suffixes?: SuffixOrder;
   /** Every value in the dictionary is a string (null aside). */
@@ -124,6 +127,12 @@ export function codeBytes(column: DictColumn, measure: keyof typeof MEASURES): U
 export function textIndexOf(column: DictColumn): TextIndex {
   column.text ??= new TextIndex(column.dict);
   return column.text;
+}
+
+/** The word index of a dictionary column, current with its dictionary. */
+export function wordIndexOf(column: DictColumn): WordIndex {
+  column.words ??= new WordIndex(column.dict);
+  return column.words;
 }
 
 /** The backwards order of a dictionary column's strings, current with its dictionary. */

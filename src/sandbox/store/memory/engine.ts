@@ -15,7 +15,7 @@ import type { CareSpec, ValueType } from '../../../spec/types.ts';
 import type { Column } from '../columns.ts';
 import { fromSql } from '../columns.ts';
 import type { Scope } from '../types.ts';
-import { codeOf, growColumn, codeBytes, makeColumn, numberOf, suffixOrderOf, textIndexOf } from './columns.ts';
+import { codeOf, growColumn, codeBytes, makeColumn, numberOf, suffixOrderOf, textIndexOf, wordIndexOf } from './columns.ts';
 import type { DictColumn, MemoryColumn } from './columns.ts';
 import { applyClause } from './filter.ts';
 import type { FilterContext } from './filter.ts';
@@ -350,6 +350,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         if (column.kind === 'dict' && column !== t.id && column.field !== 'contract' && t.size >= 10_000 && column.dict.length > t.size / 2) column.index = null;
         if (column.kind === 'dict' && column.type === 'string') {
           yield* textIndexOf(column).build();
+          yield* wordIndexOf(column).build();
           yield* suffixOrderOf(column).build();
           codeBytes(column, 'lengths'); // measured here rather than by the first `sameas`
           codeBytes(column, 'plain'); // and here rather than by the first page

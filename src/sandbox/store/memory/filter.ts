@@ -8,7 +8,7 @@ import { compileLike, compileRegex, requiredLiteral } from '../../../grammar/reg
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
-import { keyOf, codeBytes, suffixOrderOf, textIndexOf, valueAt } from './columns.ts';
+import { keyOf, codeBytes, suffixOrderOf, textIndexOf, valueAt, wordIndexOf } from './columns.ts';
 import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretch-answer.ts';
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
@@ -101,14 +101,14 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
       if (runs.length === 0) for (let c = 1; c < dict.length; c++) ok[c] = test(dict[c] as string) ? 1 : 0;
       else {
         const longest = runs.reduce((a, b) => (b.length > a.length ? b : a));
-        textIndexOf(column).mark('contains', longest, ok);
+        markContains(column, longest, ok);
         for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
       }
     }
   } else if (plainString && column.allStrings && operator === 'match' && (literal = requiredLiteral(clause.values[0] as string))) {
     // the pattern only on the values holding the literal text every match holds (found by substring search)
     const test = STRING_TESTS.match(clause.values as string[]);
-    textIndexOf(column).mark('contains', literal, ok);
+    markContains(column, literal, ok);
     for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
   } else if (operator === 'null') {
     // no value is null: only code 0 (set below)
@@ -133,7 +133,15 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
 /** ok[code] = 1 for the strings passing a text test: `endswith` from the backwards order, the rest by search. */
 function markText(column: DictColumn, test: TextTest, x: string, ok: Uint8Array): void {
   if (test === 'endswith') suffixOrderOf(column).mark(x, ok);
+  else if (test === 'contains') markContains(column, x, ok);
   else textIndexOf(column).mark(test, x, ok);
+}
+
+/** ok[code] = 1 for the strings containing x: through the values' words when x is within a word, else by search. */
+function markContains(column: DictColumn, x: string, ok: Uint8Array): void {
+  const words = wordIndexOf(column);
+  if (words.covers(x)) words.mark(x, ok);
+  else textIndexOf(column).mark('contains', x, ok);
 }
 
 function flip(ok: Uint8Array): Uint8Array {
