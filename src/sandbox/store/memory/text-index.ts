@@ -50,18 +50,17 @@ export class TextIndex {
 
   /** Take in the dictionary's values added since the last call. */
   update(): void {
-    const pending: number[] = [];
-    for (let c = this.indexedUpTo; c < this.dict.length; c++) pending.push(c);
+    // (no spread of these arrays into a call: an index never built takes in a whole dictionary here)
+    for (let c = this.indexedUpTo; c < this.dict.length; c++) this.loose.push(c);
     this.indexedUpTo = this.dict.length;
-    this.loose.push(...pending);
     if (this.loose.length < TAIL_MAX && this.chunks.length > 0) return;
-    const codes = this.loose.filter((c) => typeof this.dict[c] === 'string' && !(this.dict[c] as string).includes(SEP));
+    let codes = this.loose.filter((c) => typeof this.dict[c] === 'string' && !(this.dict[c] as string).includes(SEP));
     this.loose = this.loose.filter((c) => typeof this.dict[c] !== 'string' || (this.dict[c] as string).includes(SEP));
     if (codes.length === 0) return;
     if (this.chunks.length >= MAX_CHUNKS) {
       const small = this.chunks.filter((chunk) => chunk.codes.length < FILL_CHUNK);
       this.chunks = this.chunks.filter((chunk) => chunk.codes.length >= FILL_CHUNK);
-      codes.unshift(...small.flatMap((chunk) => Array.from(chunk.codes)));
+      codes = small.flatMap((chunk) => Array.from(chunk.codes)).concat(codes);
     }
     this.chunks.push(this.join(codes));
   }
