@@ -24,8 +24,11 @@ function dayText(day: number): string {
   return text;
 }
 
-/** `new Date(x).toISOString()` for an instant in years 0..9999, the date part cached per day (the hot part of it). */
-export function isoOf(x: number): string {
+/** [day number, hour, minute, second, millisecond] of the instant `clock` was last given (one array, reused). */
+const parts = new Float64Array(5);
+
+/** Split an instant into day number and time of day (into `parts`). */
+function clock(x: number): Float64Array {
   const day = Math.floor(x / DAY_MS);
   let ms = x - day * DAY_MS;
   const hour = Math.floor(ms / 3_600_000);
@@ -33,8 +36,19 @@ export function isoOf(x: number): string {
   const minute = Math.floor(ms / 60_000);
   ms -= minute * 60_000;
   const second = Math.floor(ms / 1000);
-  ms -= second * 1000;
-  return `${dayText(day)}T${two(hour)}:${two(minute)}:${two(second)}.${ms < 10 ? '00' + ms : ms < 100 ? '0' + ms : ms}Z`;
+  parts[0] = day;
+  parts[1] = hour;
+  parts[2] = minute;
+  parts[3] = second;
+  parts[4] = ms - second * 1000;
+  return parts;
+}
+
+/** `new Date(x).toISOString()` for an instant in years 0..9999, the date part cached per day (the hot part of it). */
+export function isoOf(x: number): string {
+  const t = clock(x);
+  const ms = t[4];
+  return `${dayText(t[0])}T${two(t[1])}:${two(t[2])}:${two(t[3])}.${ms < 10 ? '00' + ms : ms < 100 ? '0' + ms : ms}Z`;
 }
 
 /**
@@ -113,20 +127,18 @@ const dayBytes = new Map<number, Buffer>();
  * as stored (`writesBack`) has its pages written by SQLite.
  */
 function writeIso(x: number): void {
-  const day = Math.floor(x / DAY_MS);
+  const t = clock(x);
+  const day = t[0];
+  const hour = t[1];
+  const minute = t[2];
+  const second = t[3];
+  const milli = t[4];
   let date = dayBytes.get(day);
   if (date === undefined) {
     if (dayBytes.size > 100_000) dayBytes.clear();
     dayBytes.set(day, (date = Buffer.from(dayText(day))));
   }
   out.copy(date);
-  let ms = x - day * DAY_MS;
-  const hour = Math.floor(ms / 3_600_000);
-  ms -= hour * 3_600_000;
-  const minute = Math.floor(ms / 60_000);
-  ms -= minute * 60_000;
-  const second = Math.floor(ms / 1000);
-  const milli = ms - second * 1000;
   out.room(14); // THH:MM:SS.sssZ
   const { buf } = out;
   const at = out.at;
