@@ -37,7 +37,7 @@ export interface DictColumn {
   allStrings: boolean;
   /** Each code's string length & 255 (0 for other values), for codes below `upTo` (codeBytes: made at the fill, extended on use). */
   lengths?: { bytes: Uint8Array; upTo: number };
-  /** Whether each code's value is a string JSON writes as it is (codeBytes: made on the first page that needs it). */
+  /** Whether each code's value is a string JSON writes as it is (codeBytes: made at the fill, extended on use). */
   plain?: { bytes: Uint8Array; upTo: number };
 }
 

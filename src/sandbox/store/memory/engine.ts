@@ -106,7 +106,7 @@ class Table {
   scopes = new Map<string, ScopeMask>();
   /** Every datetime held writes back as its stored text: the records can be written from the columns. */
   recordsExact = true;
-  /** Writes a slot's record, when the columns hold every field (made on first use). */
+  /** Writes a page's records, when the columns hold every field (made on first use). */
   writer: PageWriter | null | undefined;
 
   constructor(fields: FieldSource[], sorted: string[]) {
