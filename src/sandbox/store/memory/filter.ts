@@ -217,7 +217,6 @@ function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, 
   keepCodes(mask, ok, codes, ctx.size);
 }
 
-
 /**
  * The one or two codes a clause holds true on, when it is equality (eq, in, null, empty) on a column with a lookup
  * (a value has one code there): a pass comparing each slot's code with them then replaces the answer per code (an
