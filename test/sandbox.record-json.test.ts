@@ -17,6 +17,8 @@ interface Row {
   few: string | null;
   n: number | null;
   at: number | null;
+  /** A second instant, often the same as `at` (as a case's `created` is its `createdAt`, D-03). */
+  at2: number | null;
   list: string[] | null;
 }
 
@@ -25,6 +27,7 @@ const SQL_COLUMNS: Column[] = [
   { field: 'few', column: 'few', kind: 'text' },
   { field: 'n', column: 'n', kind: 'integer' },
   { field: 'at', column: 'at', kind: 'text' },
+  { field: 'at2', column: 'at2', kind: 'text' },
   { field: 'list', column: 'list', kind: 'json' },
 ];
 
@@ -35,28 +38,35 @@ function columnsOf(rows: Row[]): Map<string, MemoryColumn> {
   const few = makeColumn('few', 'string', rows.length) as DictColumn;
   const n = makeColumn('n', 'integer', rows.length) as NumberColumn;
   const at = makeColumn('at', 'datetime', rows.length) as NumberColumn;
+  const at2 = makeColumn('at2', 'datetime', rows.length) as NumberColumn;
   const list = makeColumn('list', 'stringArray', rows.length) as DictColumn;
   rows.forEach((row, s) => {
     many.codes[s] = codeOf(many, row.many);
     few.codes[s] = codeOf(few, row.few);
     n.values[s] = row.n ?? NaN;
     at.values[s] = row.at ?? NaN;
+    at2.values[s] = row.at2 ?? NaN;
     list.codes[s] = codeOf(list, row.list);
   });
-  return new Map<string, MemoryColumn>([many, few, n, at, list].map((c) => [c.field, c]));
+  return new Map<string, MemoryColumn>([many, few, n, at, at2, list].map((c) => [c.field, c]));
 }
 
-const recordOf = (row: Row) => ({ many: row.many, few: row.few, n: row.n, at: row.at === null ? null : isoOf(row.at), list: row.list });
+const iso = (x: number | null) => (x === null ? null : isoOf(x));
+const recordOf = (row: Row) => ({ many: row.many, few: row.few, n: row.n, at: iso(row.at), at2: iso(row.at2), list: row.list });
 
 describe('pageWriter: the records of a page as UTF-8 bytes', () => {
   it('writes what JSON.stringify writes of the records, byte for byte, in the order of the slots given', () => {
-    const row = fc.record({
-      many: fc.option(text),
-      few: fc.option(fc.constantFrom(...AWKWARD)),
-      n: fc.option(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })),
-      at: fc.option(instant),
-      list: fc.option(fc.array(text, { maxLength: 3 })),
-    });
+    const row = fc
+      .record({
+        many: fc.option(text),
+        few: fc.option(fc.constantFrom(...AWKWARD)),
+        n: fc.option(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })),
+        at: fc.option(instant),
+        at2: fc.option(instant),
+        twin: fc.boolean(),
+        list: fc.option(fc.array(text, { maxLength: 3 })),
+      })
+      .map(({ twin, ...r }): Row => ({ ...r, at2: twin ? r.at : r.at2 }));
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 60 }), (rows, picks) => {
         const columns = columnsOf(rows);
@@ -70,8 +80,8 @@ describe('pageWriter: the records of a page as UTF-8 bytes', () => {
   });
 
   it('writes negative and unsafe integers as JSON does, and a page larger than its first buffer', () => {
-    const rows: Row[] = [-1, -0, 2 ** 53, 1.5, 1e21, 0, 9].map((n, i) => ({ many: 'x'.repeat(20_000 + i), few: 'plain', n, at: 0, list: [] }));
-    rows.push({ many: 'ü'.repeat(300_000), few: null, n: 1, at: null, list: null }); // more than twice the buffer at once
+    const rows: Row[] = [-1, -0, 2 ** 53, 1.5, 1e21, 0, 9].map((n, i) => ({ many: 'x'.repeat(20_000 + i), few: 'plain', n, at: 0, at2: 0, list: [] }));
+    rows.push({ many: 'ü'.repeat(300_000), few: null, n: 1, at: null, at2: 1, list: null }); // more than twice the buffer at once
     const columns = columnsOf(rows);
     const write = pageWriter(SQL_COLUMNS, (field) => columns.get(field))!;
     const slots = [...rows.keys(), ...rows.keys()];
@@ -80,7 +90,7 @@ describe('pageWriter: the records of a page as UTF-8 bytes', () => {
   });
 
   it('writes a few-valued column\'s value anew when its code holds another value than the one its bytes were made of', () => {
-    const rows: Row[] = [{ many: null, few: 'first', n: null, at: null, list: null }];
+    const rows: Row[] = [{ many: null, few: 'first', n: null, at: null, at2: null, list: null }];
     const columns = columnsOf(rows);
     const write = pageWriter(SQL_COLUMNS, (field) => columns.get(field))!;
     expect(JSON.parse(write([0]).toString())[0].few).toBe('first');
@@ -88,8 +98,20 @@ describe('pageWriter: the records of a page as UTF-8 bytes', () => {
     expect(JSON.parse(write([0]).toString())[0].few).toBe('second');
   });
 
+  it('writes an instant again on the next page as on the first, though the one before it was the same', () => {
+    // the writer copies the text of an instant equal to the one it wrote just before; a new page starts afresh (the
+    // second record's long text overwrites where the first page wrote its last instant)
+    const rows: Row[] = [
+      { many: 'a', few: null, n: null, at: 1_700_000_000_000, at2: 1_700_000_000_001, list: null },
+      { many: 'b'.repeat(200), few: null, n: null, at: 1_700_000_000_001, at2: 1_700_000_000_001, list: null },
+    ];
+    const columns = columnsOf(rows);
+    const write = pageWriter(SQL_COLUMNS, (field) => columns.get(field))!;
+    for (const slots of [[0], [1], [0, 1], [1, 0]]) expect(write(slots).toString()).toBe(JSON.stringify(slots.map((s) => recordOf(rows[s]))));
+  });
+
   it('is undefined when a field has no column in the engine', () => {
-    const columns = columnsOf([{ many: null, few: null, n: null, at: null, list: null }]);
+    const columns = columnsOf([{ many: null, few: null, n: null, at: null, at2: null, list: null }]);
     expect(pageWriter([...SQL_COLUMNS, { field: 'other', column: 'other', kind: 'text' }], (field) => columns.get(field))).toBeUndefined();
   });
 });
