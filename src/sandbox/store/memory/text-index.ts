@@ -4,7 +4,12 @@
 // A match cannot cross a separator when the needle holds none, so every hit lies inside one value, found by a binary
 // search of the value offsets; values that hold the separator themselves, and the newest values not yet joined, are
 // tested one by one with the same JavaScript string tests the grammar uses (includes/startsWith/endsWith).
-const SEP = '\uffff';
+/**
+ * A character one byte wide in V8's strings and met in no ordinary text: a chunk of Latin-1 values joined with it is
+ * a one-byte string, half the memory of one joined with a two-byte separator (at 1M cases about 30 MB less). Values
+ * that hold it are tested one by one, and so is every value for a needle that holds it.
+ */
+export const SEP = '\u0001';
 /**
  * New values are joined into a chunk once this many have arrived; beyond MAX_CHUNKS chunks, the small ones (written
  * after the fill) are merged into one. The fill joins FILL_CHUNK values per chunk, yielding between them.
