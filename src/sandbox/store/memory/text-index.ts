@@ -6,8 +6,9 @@
 // tested one by one with the same JavaScript string tests the grammar uses (includes/startsWith/endsWith).
 /**
  * A character one byte wide in V8's strings and met in no ordinary text: a chunk of Latin-1 values joined with it is
- * a one-byte string, half the memory of one joined with a two-byte separator (at 1M cases about 30 MB less). Values
- * that hold it are tested one by one, and so is every value for a needle that holds it.
+ * a one-byte string, half the memory of one joined with a two-byte separator (at 1M cases 13 MB less heap, from the
+ * ids' and incidents' chunks; a chunk holding any wider character stays two-byte). Values that hold it are tested
+ * one by one, and so is every value for a needle that holds it.
  */
 export const SEP = '\u0001';
 /**
