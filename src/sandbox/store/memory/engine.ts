@@ -548,7 +548,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const stretches = new Map<string, Stretch>();
       const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size, stretches, judged: new Map() };
       const one = query.filters.length === 1 ? query.filters[0] : undefined;
-      const counted = one && scoped.counts.answer(one, ctx, scoped.bits);
+      const counted = one && scoped.counts.answer(one, ctx, scoped.bits, scoped.count);
       // one clause that selects stretches of its field's permutation: the mask marked and counted from those
       const answer = one && !counted ? stretchAnswer(one, ctx) : undefined;
       const marked = answer && markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched);

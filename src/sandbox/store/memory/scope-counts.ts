@@ -2,7 +2,8 @@
 // a watch list (dictionary codes), a status, a priority (small integers). Every write keeps them exact (the engine
 // calls leave before it changes an in-scope slot and enter after), so a list whose one clause is on such a column
 // sums the counts of the values that pass for its exact totalCount, and walks its page reading the slot's value,
-// without a pass over every slot.
+// without a pass over every slot. Every other column but the id (many-valued dictionaries, datetimes) has its nulls
+// counted, so that `null` and its negation are answered alike: at 1M a pass over a half-null column took 2-3 ms.
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
@@ -27,9 +28,22 @@ export interface CountedClause {
   narrow(mask: Uint8Array, size: number): void;
 }
 
+/** The in-scope slots holding null in a column whose values are not counted one by one. */
+interface NullCount {
+  column: MemoryColumn;
+  count: number;
+}
+
+const isNull = (column: MemoryColumn, slot: number): boolean => {
+  if (column.kind === 'dict') return column.codes[slot] === 0;
+  const x = column.values[slot];
+  return x !== x;
+};
+
 export class ScopeCounts {
   private readonly codes = new Map<DictColumn, Int32Array>();
   private readonly integers = new Map<NumberColumn, Int32Array>();
+  private readonly nulls: NullCount[] = [];
 
   /** Counts of the slots set in `bits`, for the columns with few values now. */
   constructor(columns: Iterable<MemoryColumn>, id: DictColumn, bits: Uint8Array, size: number) {
@@ -42,6 +56,10 @@ export class ScopeCounts {
         const counts = new Int32Array(SMALL + 2);
         for (let s = 0; s < size; s++) if (bits[s] === 1) counts[integerAt(c.values[s])]++;
         this.integers.set(c, counts);
+      } else if (c !== id) {
+        let count = 0;
+        for (let s = 0; s < size; s++) if (bits[s] === 1 && isNull(c, s)) count++;
+        this.nulls.push({ column: c, count });
       }
     }
   }
@@ -50,6 +68,7 @@ export class ScopeCounts {
   leave(slot: number): void {
     for (const [c, counts] of this.codes) counts[c.codes[slot]]--;
     for (const [c, counts] of this.integers) counts[integerAt(c.values[slot])]--;
+    for (const n of this.nulls) if (isNull(n.column, slot)) n.count--;
   }
 
   /** A slot is in the scope with its current values. */
@@ -66,6 +85,7 @@ export class ScopeCounts {
       }
     }
     for (const [c, counts] of this.integers) counts[integerAt(c.values[slot])]++;
+    for (const n of this.nulls) if (isNull(n.column, slot)) n.count++;
   }
 
   /** How many of the scope's slots hold each integer 0..1023 of `column`, and null; undefined when it holds others. */
@@ -75,10 +95,25 @@ export class ScopeCounts {
     return { values: counts.subarray(0, SMALL), nulls: counts[NULL_AT] };
   }
 
-  /** The list's one clause answered from the counts, or undefined (another column, `exists`, `sameas`, other values). */
-  answer(clause: FilterClause, ctx: FilterContext, bits: Uint8Array): CountedClause | undefined {
+  /**
+   * The list's one clause answered from the counts, or undefined (another column, `exists`, `sameas`, other values).
+   * `inScope`: how many slots `bits` holds.
+   */
+  answer(clause: FilterClause, ctx: FilterContext, bits: Uint8Array, inScope: number): CountedClause | undefined {
     const column = ctx.column(clause.field);
     if (!column) return undefined;
+    const nulls = this.nulls.find((n) => n.column === column);
+    if (nulls) {
+      // `null` or its negation: the nulls counted, or the rest of the scope
+      const base = positiveOf(clause.operator, ctx.operators);
+      if ((base ?? clause.operator) !== 'null') return undefined;
+      const wanted = base === null;
+      return {
+        total: wanted ? nulls.count : inScope - nulls.count,
+        keep: (s) => bits[s] === 1 && isNull(column, s) === wanted,
+        narrow: (mask) => applyClause(mask, clause, ctx),
+      };
+    }
     if (column.kind === 'dict') {
       const counts = this.codes.get(column);
       const ok = counts && codeAnswers(clause, column, ctx);
