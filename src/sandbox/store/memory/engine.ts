@@ -19,14 +19,15 @@ import { codeOf, growColumn, codeBytes, makeColumn, numberOf, suffixOrderOf, tex
 import type { DictColumn, MemoryColumn } from './columns.ts';
 import { applyClause } from './filter.ts';
 import type { FilterContext } from './filter.ts';
-import { compareOn, insertIntoPermutation, permComparator, removeFromPermutation } from './order.ts';
+import { compareOn, insertIntoPermutation, permComparator, positionOf, removeFromPermutation } from './order.ts';
 import type { OrderContext, Permutation, Stretch } from './order.ts';
 import { pageSlots } from './page.ts';
 import { pageWriter, writesBack } from './record-json.ts';
 import type { PageWriter } from './record-json.ts';
 import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
-import { markStretches, stretchAnswer } from './stretch-answer.ts';
+import { countStretch, markStretches, stretchAnswer } from './stretch-answer.ts';
+import { StretchCounts } from './stretch-counts.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
 const SYNC_LOAD_MAX = 20_000;
@@ -40,6 +41,12 @@ const SLOT_SPAN = 2 ** 21;
 const SLICE_MS = 12;
 /** Account scopes whose slot masks are kept current (the most recently used). */
 const SCOPE_MASKS = 32;
+/**
+ * A clause counted from block counts (stretch-counts.ts) has its page walked testing each slot's value: that is taken
+ * when the walk is expected to visit at most this share of the slots; a longer walk costs more than a pass.
+ */
+const COUNTED_WALK_SHARE = 1 / 8;
+
 
 export interface CaseMemoryOptions {
   /** `auto` (default): synchronously up to SYNC_LOAD_MAX cases, else in the background. */
@@ -74,6 +81,8 @@ interface ScopeMask {
   count: number;
   /** Its slots per value of the few-valued columns: a list with one clause there is counted from them. */
   counts: ScopeCounts;
+  /** Its slots per block of a permutation's positions (made on first use): a long stretch is counted from them. */
+  stretchCounts: Map<Permutation, StretchCounts>;
 }
 
 interface FieldSource {
@@ -156,7 +165,7 @@ class Table {
       }
       const bits = new Uint8Array(this.capacity);
       fillScopeMask(bits, this.alive, inScope, column.codes, this.size);
-      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size) };
+      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size), stretchCounts: new Map() };
       if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
     }
     this.scopes.set(key, scoped);
@@ -168,16 +177,40 @@ class Table {
     for (const scoped of this.scopes.values()) if (scoped.bits[slot] === 1) scoped.counts.leave(slot);
   }
 
-  /** A slot was written (values, alive): every kept scope mask learns whether it is in its scope now, and counts it. */
-  rescope(slot: number): void {
+  /**
+   * A slot was written (values, alive): every kept scope mask learns whether it is in its scope now, and counts it.
+   * `placed`: the permutations the slot is in now (the others take it out before the write and put it in after).
+   */
+  rescope(slot: number, placed: readonly Permutation[]): void {
     for (const scoped of this.scopes.values()) {
       const { column, values, bits } = scoped;
       const value = column.dict[column.codes[slot]];
       const bit = this.alive[slot] === 1 && typeof value === 'string' && values.has(value) ? 1 : 0;
-      scoped.count += bit - bits[slot];
+      const delta = bit - bits[slot];
+      scoped.count += delta;
       bits[slot] = bit;
       if (bit === 1) scoped.counts.enter(slot);
+      if (delta !== 0) for (const p of placed) scoped.stretchCounts.get(p)?.changed(positionOf(this.order, p, slot), delta);
     }
+  }
+
+  /** Take a slot out of a permutation, before its values change (the scopes' block counts follow). */
+  takeOut(p: Permutation, slot: number): void {
+    const at = removeFromPermutation(this.order, p, slot);
+    for (const scoped of this.scopes.values()) scoped.stretchCounts.get(p)?.removed(at, scoped.bits[slot]);
+  }
+
+  /** Put a slot into a permutation, after its values and scopes are written. */
+  putIn(p: Permutation, slot: number): void {
+    const at = insertIntoPermutation(this.order, p, slot);
+    for (const scoped of this.scopes.values()) scoped.stretchCounts.get(p)?.inserted(at, scoped.bits[slot]);
+  }
+
+  /** The scope's block counts along a permutation, made on first use. */
+  stretchCountsOf(scoped: ScopeMask, p: Permutation): StretchCounts {
+    let counts = scoped.stretchCounts.get(p);
+    if (!counts) scoped.stretchCounts.set(p, (counts = new StretchCounts(p, () => scoped.bits)));
+    return counts;
   }
 }
 
@@ -445,11 +478,11 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     const slot = code === undefined ? undefined : code - 1;
     if (!row) {
       if (slot === undefined) return;
-      for (const p of t.permutations.values()) removeFromPermutation(t.order, p, slot);
+      for (const p of t.permutations.values()) t.takeOut(p, slot);
       t.unscope(slot);
       t.alive[slot] = 0;
       t.aliveCount--;
-      t.rescope(slot);
+      t.rescope(slot, []);
       t.id.index!.delete(id);
       return;
     }
@@ -461,11 +494,11 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       }
       // out of a permutation while the old value is still there, back in with the new one
       const changed = changedPermutations(t, slot, encoded);
-      for (const p of changed) removeFromPermutation(t.order, p, slot);
+      for (const p of changed) t.takeOut(p, slot);
       t.unscope(slot);
       store(t, slot, encoded);
-      t.rescope(slot);
-      for (const p of changed) insertIntoPermutation(t.order, p, slot);
+      t.rescope(slot, [...t.permutations.values()].filter((p) => !changed.includes(p)));
+      for (const p of changed) t.putIn(p, slot);
       return;
     }
     const encoded = encode(t, row);
@@ -479,7 +512,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     t.size++;
     t.alive[fresh] = 1;
     t.aliveCount++;
-    t.rescope(fresh);
+    t.rescope(fresh, []);
     // rank between the neighbours in id order (equal ranks fall back to comparing the ids)
     const byId = t.permutations.get('id')!;
     let lo = 0;
@@ -492,7 +525,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     const before = lo > 0 ? t.idRank[byId.slots[lo - 1]] : undefined;
     const after = lo < byId.length ? t.idRank[byId.slots[lo]] : undefined;
     t.idRank[fresh] = before === undefined ? (after === undefined ? 0 : after - 1) : after === undefined ? before + 1 : before + (after - before) / 2;
-    for (const p of t.permutations.values()) insertIntoPermutation(t.order, p, fresh);
+    for (const p of t.permutations.values()) t.putIn(p, fresh);
   }
 
   function settle(): void {
@@ -552,18 +585,30 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       // one clause that selects stretches of its field's permutation: the mask marked and counted from those
       const answer = one && !counted ? stretchAnswer(one, ctx) : undefined;
       const marked = answer && markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched);
-      if (marked?.within) stretches.set(one!.field, marked.within);
+      // one stretch, both sides too long to visit: counted from the scope's blocks of the permutation when the page's
+      // walk is short
+      let spanned = answer && !marked && answer.stretches.length === 1 ? countStretch(answer, t.stretchCountsOf(scoped, answer.permutation), scoped.bits, permComparator(t.order, answer.permutation)) : undefined;
+      if (spanned) {
+        const offset = (query.page.number - 1) * query.page.size;
+        const bySelf = query.sort.length === 1 && query.sort[0].field === one!.field && spanned.within;
+        const walkedSlots = (Math.min(offset + query.page.size, spanned.total - offset) * (bySelf ? spanned.within!.to - spanned.within!.from : t.aliveCount)) / Math.max(spanned.total, 1);
+        if (walkedSlots > size * COUNTED_WALK_SHARE) spanned = undefined;
+      }
+      const within = marked?.within ?? spanned?.within;
+      if (within) stretches.set(one!.field, within);
       /** The mask of the matches: the scope's, then one pass per clause. */
       const filterAll = () => {
         mask.set(scoped.bits.subarray(0, size));
         if (counted) counted.narrow(mask, size);
         else for (const clause of query.filters) applyClause(mask, clause, ctx);
       };
-      // one clause on a counted column: its total from the scope's counts, its page walked reading the slots' values
-      let masked = !counted;
-      if (!counted && !marked) filterAll();
-      const total = counted ? counted.total : marked ? marked.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
-      const keep = counted ? counted.keep : (s: number) => mask[s] === 1;
+      // one clause on a counted column (or counted from blocks): its total from the counts, its page walked reading the
+      // slots' values
+      const unmasked = counted ?? spanned;
+      let masked = !unmasked;
+      if (!unmasked && !marked) filterAll();
+      const total = unmasked ? unmasked.total : marked ? marked.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
+      const keep = unmasked ? unmasked.keep : (s: number) => mask[s] === 1;
       let gathered: Uint32Array | undefined = marked?.matched;
       const matched = () => {
         if (!masked) {
@@ -576,7 +621,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         ctx: t.order,
         permutation: (field) => t.permutations.get(field),
         keep,
-        mask: counted ? undefined : mask,
+        mask: unmasked ? undefined : mask,
         slots: size,
         stretch: (field) => stretches.get(field),
         integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,

@@ -93,11 +93,19 @@ export function firstWhere(p: Permutation, pass: (slot: number) => boolean, lo =
 /** Position of `slot` (by its current values) in the permutation: the first entry not before it. */
 const lowerBound = (p: Permutation, compare: (a: number, b: number) => number, slot: number): number => firstWhere(p, (s) => compare(s, slot) >= 0);
 
+/** Position of `slot`, which must be in the permutation with the values it was inserted with. */
+export function positionOf(ctx: OrderContext, p: Permutation, slot: number): number {
+  const at = lowerBound(p, permComparator(ctx, p), slot);
+  if (p.slots[at] !== slot) throw new Error(`memory permutation of ${p.field} lost slot ${slot}`);
+  return at;
+}
+
 export function permComparator(ctx: OrderContext, p: Permutation): (a: number, b: number) => number {
   return slotComparator(ctx, [{ field: p.field, descending: false, type: p.type }]);
 }
 
-export function insertIntoPermutation(ctx: OrderContext, p: Permutation, slot: number): void {
+/** Put `slot` in at its place; returns the position. */
+export function insertIntoPermutation(ctx: OrderContext, p: Permutation, slot: number): number {
   const at = lowerBound(p, permComparator(ctx, p), slot);
   if (p.length === p.slots.length) {
     const grown = new Uint32Array(Math.max(16, p.slots.length * 2));
@@ -107,14 +115,15 @@ export function insertIntoPermutation(ctx: OrderContext, p: Permutation, slot: n
   p.slots.copyWithin(at + 1, at, p.length);
   p.slots[at] = slot;
   p.length++;
+  return at;
 }
 
-/** Remove `slot`, which must still hold the values it was inserted with. */
-export function removeFromPermutation(ctx: OrderContext, p: Permutation, slot: number): void {
-  const at = lowerBound(p, permComparator(ctx, p), slot);
-  if (p.slots[at] !== slot) throw new Error(`memory permutation of ${p.field} lost slot ${slot}`);
+/** Remove `slot`, which must still hold the values it was inserted with; returns the position it had. */
+export function removeFromPermutation(ctx: OrderContext, p: Permutation, slot: number): number {
+  const at = positionOf(ctx, p, slot);
   p.slots.copyWithin(at, at + 1, p.length);
   p.length--;
+  return at;
 }
 
 /** Positions [from, to) of a permutation. */

@@ -12,6 +12,7 @@ import { positiveCodeAnswers } from './filter.ts';
 import type { FilterContext } from './filter.ts';
 import { firstWhere } from './order.ts';
 import type { Permutation, Stretch } from './order.ts';
+import type { StretchCounts } from './stretch-counts.ts';
 
 /** Beyond this share of the slots, the shorter side is visited in more time than a pass over the slots takes. */
 const VISIT_SHARE = 1 / 4;
@@ -210,4 +211,25 @@ export function markStretches(answer: StretchAnswer, bits: Uint8Array, scopeCoun
     }
   }
   return { total: scopeCount - cleared, within };
+}
+
+export interface CountedStretch {
+  total: number;
+  /** Is the slot a match: in the scope, and at a selected position (read from its value, not from a mask). */
+  keep(slot: number): boolean;
+  within?: Stretch;
+}
+
+/**
+ * The count of an answer of one stretch from the scope's block counts along the permutation (stretch-counts.ts), and a
+ * test of one slot, for when both sides are too long to visit: no pass over the slots. A slot is at a position of the
+ * stretch when, in the permutation's order, it is neither before the stretch's first slot nor after its last.
+ */
+export function countStretch(answer: StretchAnswer, counts: StretchCounts, bits: Uint8Array, compare: (a: number, b: number) => number): CountedStretch {
+  const { slots, length } = answer.permutation;
+  const [{ from, to }] = answer.stretches;
+  const first = slots[from];
+  const last = slots[to - 1];
+  if (answer.negated) return { total: counts.count(0, from) + counts.count(to, length), keep: (s) => bits[s] === 1 && (compare(s, first) < 0 || compare(last, s) < 0) };
+  return { total: counts.count(from, to), keep: (s) => bits[s] === 1 && compare(first, s) <= 0 && compare(s, last) <= 0, within: { from, to } };
 }

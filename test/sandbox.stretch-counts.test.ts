@@ -1,0 +1,112 @@
+// The block counts of a scope along a permutation (stretch-counts.ts, D-84) against a plain count of the positions,
+// through random writes as the engine makes them: slots taken out and put in anywhere (the later positions shift
+// across block boundaries), slots joining and leaving the scope, the permutation outgrowing its blocks.
+import { describe, expect, it } from 'vitest';
+import type { Permutation } from '../src/sandbox/store/memory/order.ts';
+import { countStretch } from '../src/sandbox/store/memory/stretch-answer.ts';
+import { StretchCounts } from '../src/sandbox/store/memory/stretch-counts.ts';
+
+function prng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+describe('StretchCounts', () => {
+  for (const block of [1, 4, 7, 64]) {
+    it(`counts the in-scope slots of any stretch exactly through random writes (blocks of ${block})`, () => {
+      const random = prng(block);
+      const slotsMax = 600;
+      const bits = new Uint8Array(slotsMax);
+      const order: number[] = [];
+      for (let s = 0; s < 40; s++) {
+        order.splice(Math.floor(random() * (order.length + 1)), 0, s);
+        bits[s] = random() < 0.5 ? 1 : 0;
+      }
+      const p: Permutation = { field: 'f', type: 'string', slots: new Uint32Array(slotsMax), length: order.length };
+      p.slots.set(order);
+      const counts = new StretchCounts(p, () => bits, block);
+      let next = order.length;
+      const sync = () => {
+        p.slots.set(order);
+        p.length = order.length;
+      };
+      const check = () => {
+        for (let i = 0; i < 20; i++) {
+          const from = Math.floor(random() * (order.length + 1));
+          const to = from + Math.floor(random() * (order.length - from + 1));
+          const expected = order.slice(from, to).reduce((n, s) => n + bits[s], 0);
+          expect(counts.count(from, to), `[${from}, ${to}) of ${order.length}`).toBe(expected);
+        }
+        expect(counts.count(0, order.length)).toBe(order.reduce((n, s) => n + bits[s], 0));
+      };
+      check();
+      for (let step = 0; step < 1500; step++) {
+        const r = random();
+        if ((r < 0.35 && next < slotsMax) || order.length === 0) {
+          // a new slot put in anywhere (the permutation grows past its first blocks)
+          const s = next++;
+          bits[s] = random() < 0.5 ? 1 : 0;
+          const at = Math.floor(random() * (order.length + 1));
+          order.splice(at, 0, s);
+          sync();
+          counts.inserted(at, bits[s]);
+        } else if (r < 0.6) {
+          // a slot taken out (its scope bit as it was)
+          const at = Math.floor(random() * order.length);
+          const [s] = order.splice(at, 1);
+          sync();
+          counts.removed(at, bits[s]);
+        } else if (r < 0.8) {
+          // a slot moved: out, its scope perhaps changed, back in elsewhere (an update of the sorted field)
+          const at = Math.floor(random() * order.length);
+          const [s] = order.splice(at, 1);
+          sync();
+          counts.removed(at, bits[s]);
+          if (random() < 0.5) bits[s] ^= 1;
+          const to = Math.floor(random() * (order.length + 1));
+          order.splice(to, 0, s);
+          sync();
+          counts.inserted(to, bits[s]);
+        } else {
+          // a slot that stays in place joins or leaves the scope
+          const at = Math.floor(random() * order.length);
+          const s = order[at];
+          const delta = bits[s] === 1 ? -1 : 1;
+          bits[s] ^= 1;
+          counts.changed(at, delta);
+        }
+        if (step % 25 === 0) check();
+      }
+      check();
+      expect(next).toBeGreaterThan(300);
+    });
+  }
+
+  it('answers one stretch, or every position but it, from the counts: each slot tested by its place in the order', () => {
+    const random = prng(99);
+    // 60 slots ordered by a value with many ties (then by slot, as the engine's permutations break ties by id)
+    const values = Array.from({ length: 60 }, () => Math.floor(random() * 12));
+    const compare = (a: number, b: number) => values[a] - values[b] || a - b;
+    const slots = Uint32Array.from(values.keys()).sort(compare);
+    const p: Permutation = { field: 'f', type: 'integer', slots, length: slots.length };
+    const bits = Uint8Array.from(values, () => (random() < 0.6 ? 1 : 0));
+    const counts = new StretchCounts(p, () => bits, 8);
+    const positionOf = new Map([...slots].map((s, i) => [s, i]));
+    let checked = 0;
+    for (const [from, to] of [[0, 1], [0, 60], [5, 23], [17, 18], [30, 60], [59, 60], [8, 16]]) {
+      for (const negated of [false, true]) {
+        const answer = { permutation: p, stretches: [{ from, to }], negated };
+        const got = countStretch(answer, counts, bits, compare);
+        const matches = [...values.keys()].filter((s) => bits[s] === 1 && (positionOf.get(s)! >= from && positionOf.get(s)! < to) !== negated);
+        expect(got.total, `[${from}, ${to}) negated ${negated}`).toBe(matches.length);
+        expect([...values.keys()].filter((s) => got.keep(s)), `[${from}, ${to}) negated ${negated}`).toEqual(matches);
+        expect(got.within).toEqual(negated ? undefined : { from, to });
+        checked++;
+      }
+    }
+    expect(checked).toBe(14);
+  });
+});
