@@ -43,9 +43,10 @@ const SLICE_MS = 12;
 const SCOPE_MASKS = 32;
 /**
  * A clause counted from block counts (stretch-counts.ts) has its page walked testing each slot's value: that is taken
- * when the walk is expected to visit at most this share of the slots; a longer walk costs more than a pass.
+ * when the walk is expected to visit at most this share of the slots; a longer walk costs more than a pass. A string
+ * is compared by code points: at 1M a walk of an eighth of the slots took up to 10 ms against 2-4 for the pass.
  */
-const COUNTED_WALK_SHARE = 1 / 8;
+const COUNTED_WALK_SHARE = { number: 1 / 8, dict: 1 / 32 };
 
 
 export interface CaseMemoryOptions {
@@ -592,7 +593,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         const offset = (query.page.number - 1) * query.page.size;
         const bySelf = query.sort.length === 1 && query.sort[0].field === one!.field && spanned.within;
         const walkedSlots = (Math.min(offset + query.page.size, spanned.total - offset) * (bySelf ? spanned.within!.to - spanned.within!.from : t.aliveCount)) / Math.max(spanned.total, 1);
-        if (walkedSlots > size * COUNTED_WALK_SHARE) spanned = undefined;
+        if (walkedSlots > size * COUNTED_WALK_SHARE[t.columns.get(one!.field)!.kind]) spanned = undefined;
       }
       const within = marked?.within ?? spanned?.within;
       if (within) stretches.set(one!.field, within);
