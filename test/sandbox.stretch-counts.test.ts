@@ -87,26 +87,37 @@ describe('StretchCounts', () => {
 
   it('answers one stretch, or every position but it, from the counts: each slot tested by its place in the order', () => {
     const random = prng(99);
-    // 60 slots ordered by a value with many ties (then by slot, as the engine's permutations break ties by id)
-    const values = Array.from({ length: 60 }, () => Math.floor(random() * 12));
-    const compare = (a: number, b: number) => values[a] - values[b] || a - b;
+    // 60 slots ordered by a value with many ties and some nulls (first), then by slot, as the engine's permutations
+    const values = Float64Array.from({ length: 60 }, () => (random() < 0.15 ? NaN : Math.floor(random() * 12)));
+    const rank = (x: number) => (x !== x ? -1 : x);
+    const compare = (a: number, b: number) => rank(values[a]) - rank(values[b]) || a - b;
     const slots = Uint32Array.from(values.keys()).sort(compare);
     const p: Permutation = { field: 'f', type: 'integer', slots, length: slots.length };
     const bits = Uint8Array.from(values, () => (random() < 0.6 ? 1 : 0));
     const counts = new StretchCounts(p, () => bits, 8);
     const positionOf = new Map([...slots].map((s, i) => [s, i]));
+    const nonNull = [...slots].findIndex((s) => values[s] === values[s]);
+    const runOf = (lo: number, hi: number) => [[...slots].findIndex((s) => values[s] >= lo), [...slots].findIndex((s) => values[s] > hi)] as const;
+    // stretches of whole runs of values (read by value), of the nulls, and through runs (read by the order)
+    const stretches = [[0, nonNull], runOf(3, 7), runOf(0, 0), runOf(11, 11), [runOf(3, 7)[0], runOf(3, 7)[1] - 1], [runOf(3, 7)[0] + 1, runOf(3, 7)[1]], [nonNull, 60], [0, 1], [0, 60], [5, 23], [17, 18], [30, 60], [59, 60], [8, 16]];
+    expect(nonNull).toBeGreaterThan(2);
     let checked = 0;
-    for (const [from, to] of [[0, 1], [0, 60], [5, 23], [17, 18], [30, 60], [59, 60], [8, 16]]) {
-      for (const negated of [false, true]) {
-        const answer = { permutation: p, stretches: [{ from, to }], negated };
-        const got = countStretch(answer, counts, bits, compare);
-        const matches = [...values.keys()].filter((s) => bits[s] === 1 && (positionOf.get(s)! >= from && positionOf.get(s)! < to) !== negated);
-        expect(got.total, `[${from}, ${to}) negated ${negated}`).toBe(matches.length);
-        expect([...values.keys()].filter((s) => got.keep(s)), `[${from}, ${to}) negated ${negated}`).toEqual(matches);
-        expect(got.within).toEqual(negated ? undefined : { from, to });
-        checked++;
+    for (const kind of ['number', 'dict'] as const) {
+      // the dictionary column stands for any column that is not a number one: its slots are tested by the order alone
+      const column = kind === 'number' ? { kind, field: 'f', type: 'integer' as const, values } : { kind, field: 'f', type: 'string' as const, codes: new Uint32Array(60), dict: [null], index: null, allStrings: true };
+      for (const [from, to] of stretches) {
+        for (const negated of [false, true]) {
+          const answer = { permutation: p, stretches: [{ from, to: to === -1 ? 60 : to }], negated };
+          const end = answer.stretches[0].to;
+          const got = countStretch(answer, column, counts, bits, compare);
+          const matches = [...values.keys()].filter((s) => bits[s] === 1 && (positionOf.get(s)! >= from && positionOf.get(s)! < end) !== negated);
+          expect(got.total, `${kind} [${from}, ${end}) negated ${negated}`).toBe(matches.length);
+          expect([...values.keys()].filter((s) => got.keep(s)), `${kind} [${from}, ${end}) negated ${negated}`).toEqual(matches);
+          expect(got.within).toEqual(negated ? undefined : { from, to: end });
+          checked++;
+        }
       }
     }
-    expect(checked).toBe(14);
+    expect(checked).toBe(2 * stretches.length * 2);
   });
 });

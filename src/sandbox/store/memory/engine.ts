@@ -10,7 +10,7 @@
 // with SQL answering until it is complete.
 import type Database from 'better-sqlite3';
 import { compareCodePoints } from '../../../grammar/compare.ts';
-import type { ListQuery } from '../../../grammar/types.ts';
+import type { FilterClause, ListQuery } from '../../../grammar/types.ts';
 import type { CareSpec, ValueType } from '../../../spec/types.ts';
 import type { Column } from '../columns.ts';
 import { fromSql } from '../columns.ts';
@@ -27,6 +27,7 @@ import type { PageWriter } from './record-json.ts';
 import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
 import { countStretch, markStretches, stretchAnswer } from './stretch-answer.ts';
+import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { StretchCounts } from './stretch-counts.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
@@ -42,11 +43,12 @@ const SLICE_MS = 12;
 /** Account scopes whose slot masks are kept current (the most recently used). */
 const SCOPE_MASKS = 32;
 /**
- * A clause counted from block counts (stretch-counts.ts) has its page walked testing each slot's value: that is taken
- * when the walk is expected to visit at most this share of the slots; a longer walk costs more than a pass. A string
- * is compared by code points: at 1M a walk of an eighth of the slots took up to 10 ms against 2-4 for the pass.
+ * A clause counted from block counts (stretch-counts.ts) has its page walked testing each slot: that is taken when the
+ * walk is expected to visit at most this share of the slots, as a longer walk costs more than the passes (2-4 ms at
+ * 1M). A number is compared with the stretch's end values (a few ns a slot); a string's place is found by comparing
+ * it with the ends' strings by code points (50-100 ns a slot: a walk of an eighth of the slots took up to 10 ms).
  */
-const COUNTED_WALK_SHARE = { number: 1 / 8, dict: 1 / 32 };
+const COUNTED_WALK_SHARE = { number: 1 / 8, dict: 1 / 64 };
 
 
 export interface CaseMemoryOptions {
@@ -214,6 +216,29 @@ class Table {
     return counts;
   }
 }
+
+/**
+ * One clause of one stretch counted from the scope's block counts along its permutation, with its page walked testing
+ * each slot, or undefined when that walk is expected to be long (then the passes). The walk is estimated from the
+ * stretch's length and the scope's share of the slots before the counts are made (on a scope's first such list), so a
+ * list that will not use them does not make them.
+ */
+function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: FilterClause, query: ListQuery): (CountedStretch & { budget: number }) | undefined {
+  if (answer.stretches.length !== 1) return undefined;
+  const column = t.columns.get(one.field)!;
+  const { from, to } = answer.stretches[0];
+  const selected = answer.negated ? answer.permutation.length - (to - from) : to - from;
+  const bySelf = !answer.negated && query.sort.length === 1 && query.sort[0].field === one.field;
+  const offset = (query.page.number - 1) * query.page.size;
+  const walked = (total: number) => (Math.min(offset + query.page.size, total - offset) * (bySelf ? to - from : t.aliveCount)) / Math.max(total, 1);
+  const limit = t.size * COUNTED_WALK_SHARE[column.kind];
+  if (walked((selected * scoped.count) / Math.max(t.aliveCount, 1)) > limit) return undefined;
+  const counted = countStretch(answer, column, t.stretchCountsOf(scoped, answer.permutation), scoped.bits, permComparator(t.order, answer.permutation));
+  return walked(counted.total) > limit ? undefined : { ...counted, budget: limit };
+}
+
+/** Thrown by a walk that spent its budget of slots (blockCounted): the list is then walked through the mask. */
+const WALK_SPENT = Symbol('walk spent');
 
 /** mask[s] = alive and in scope. Small functions of typed arrays: the loops the engine runs most. */
 function fillScopeMask(mask: Uint8Array, alive: Uint8Array, inScope: Uint8Array, codes: Uint32Array, size: number): void {
@@ -588,13 +613,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const marked = answer && markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched);
       // one stretch, both sides too long to visit: counted from the scope's blocks of the permutation when the page's
       // walk is short
-      let spanned = answer && !marked && answer.stretches.length === 1 ? countStretch(answer, t.stretchCountsOf(scoped, answer.permutation), scoped.bits, permComparator(t.order, answer.permutation)) : undefined;
-      if (spanned) {
-        const offset = (query.page.number - 1) * query.page.size;
-        const bySelf = query.sort.length === 1 && query.sort[0].field === one!.field && spanned.within;
-        const walkedSlots = (Math.min(offset + query.page.size, spanned.total - offset) * (bySelf ? spanned.within!.to - spanned.within!.from : t.aliveCount)) / Math.max(spanned.total, 1);
-        if (walkedSlots > size * COUNTED_WALK_SHARE[t.columns.get(one!.field)!.kind]) spanned = undefined;
-      }
+      const spanned = answer && !marked ? blockCounted(t, scoped, answer, one!, query) : undefined;
       const within = marked?.within ?? spanned?.within;
       if (within) stretches.set(one!.field, within);
       /** The mask of the matches: the scope's, then one pass per clause. */
@@ -609,7 +628,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       let masked = !unmasked;
       if (!unmasked && !marked) filterAll();
       const total = unmasked ? unmasked.total : marked ? marked.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
-      const keep = unmasked ? unmasked.keep : (s: number) => mask[s] === 1;
+      const maskKeep = (s: number) => mask[s] === 1;
       let gathered: Uint32Array | undefined = marked?.matched;
       const matched = () => {
         if (!masked) {
@@ -618,21 +637,42 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         }
         return (gathered ??= t.matched.subarray(0, collect(mask, t.matched, size)));
       };
-      const slots = pageSlots({
-        ctx: t.order,
-        permutation: (field) => t.permutations.get(field),
-        keep,
-        mask: unmasked ? undefined : mask,
-        slots: size,
-        stretch: (field) => stretches.get(field),
-        integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
-        matched,
-        total,
-        alive: t.aliveCount,
-        keys: query.sort,
-        offset: (query.page.number - 1) * query.page.size,
-        size: query.page.size,
-      });
+      const page = (keep: (s: number) => boolean, byMask: boolean) =>
+        pageSlots({
+          ctx: t.order,
+          permutation: (field) => t.permutations.get(field),
+          keep,
+          mask: byMask ? mask : undefined,
+          slots: size,
+          stretch: (field) => stretches.get(field),
+          integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
+          matched,
+          total,
+          alive: t.aliveCount,
+          keys: query.sort,
+          offset: (query.page.number - 1) * query.page.size,
+          size: query.page.size,
+        });
+      let slots: number[];
+      if (!spanned) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked);
+      else {
+        // the walk was estimated from the stretch's share of the slots, but the matches may lie together in the walk's
+        // order (a range of dates along ids given in date order): past its budget, the walk gives way to the passes
+        // and a walk through the mask (a few times cheaper per slot)
+        let budget = spanned.budget;
+        const { keep } = spanned;
+        try {
+          slots = page((s) => {
+            if (--budget < 0) throw WALK_SPENT;
+            return keep(s);
+          }, false);
+        } catch (error) {
+          if (error !== WALK_SPENT) throw error;
+          if (!masked) filterAll();
+          masked = true;
+          slots = page(maskKeep, true);
+        }
+      }
       if (t.writer === undefined) t.writer = pageWriter(caseColumns, (field) => t.columns.get(field)) ?? null;
       const json = t.recordsExact && t.writer ? t.writer(slots) : undefined;
       return { totalCount: total, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json };
