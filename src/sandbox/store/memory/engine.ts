@@ -44,11 +44,12 @@ const SLICE_MS = 12;
 const SCOPE_MASKS = 32;
 /**
  * A clause counted from block counts (stretch-counts.ts) has its page walked testing each slot: that is taken when the
- * walk is expected to visit at most this share of the slots, as a longer walk costs more than the passes (2-4 ms at
- * 1M). A number is compared with the stretch's end values (a few ns a slot); a string's place is found by comparing
- * it with the ends' strings by code points (50-100 ns a slot: a walk of an eighth of the slots took up to 10 ms).
+ * walk is expected to visit at most this share of the slots, and the walk gives way to the passes (2-4 ms at 1M) after
+ * visiting that many (matches may lie together along the walk's order). A number is compared with the stretch's end
+ * values (10-15 ns a slot with the walk's call); a string's place is found by comparing it with the ends' strings by
+ * code points (50-100 ns). So a walk that gives way has cost at most about a third of the passes it then makes.
  */
-const COUNTED_WALK_SHARE = { number: 1 / 8, dict: 1 / 64 };
+const COUNTED_WALK_SHARE = { number: 1 / 32, dict: 1 / 128 };
 
 
 export interface CaseMemoryOptions {
