@@ -51,7 +51,6 @@ const SCOPE_MASKS = 32;
  */
 const COUNTED_WALK_SHARE = { number: 1 / 32, dict: 1 / 128 };
 
-
 export interface CaseMemoryOptions {
   /** `auto` (default): synchronously up to SYNC_LOAD_MAX cases, else in the background. */
   load?: 'auto' | 'sync' | 'background';

