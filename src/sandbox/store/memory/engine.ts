@@ -182,9 +182,10 @@ class Table {
 
   /**
    * A slot was written (values, alive): every kept scope mask learns whether it is in its scope now, and counts it.
-   * `placed`: the permutations the slot is in now (the others take it out before the write and put it in after).
+   * `moved`: the permutations the slot was taken out of for the write (put back after it); null: it is in none
+   * (inserted or removed).
    */
-  rescope(slot: number, placed: readonly Permutation[]): void {
+  rescope(slot: number, moved: readonly Permutation[] | null): void {
     for (const scoped of this.scopes.values()) {
       const { column, values, bits } = scoped;
       const value = column.dict[column.codes[slot]];
@@ -193,7 +194,7 @@ class Table {
       scoped.count += delta;
       bits[slot] = bit;
       if (bit === 1) scoped.counts.enter(slot);
-      if (delta !== 0) for (const p of placed) scoped.stretchCounts.get(p)?.changed(positionOf(this.order, p, slot), delta);
+      if (delta !== 0 && moved) for (const [p, counts] of scoped.stretchCounts) if (!moved.includes(p)) counts.changed(positionOf(this.order, p, slot), delta);
     }
   }
 
@@ -508,7 +509,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       t.unscope(slot);
       t.alive[slot] = 0;
       t.aliveCount--;
-      t.rescope(slot, []);
+      t.rescope(slot, null);
       t.id.index!.delete(id);
       return;
     }
@@ -523,7 +524,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       for (const p of changed) t.takeOut(p, slot);
       t.unscope(slot);
       store(t, slot, encoded);
-      t.rescope(slot, [...t.permutations.values()].filter((p) => !changed.includes(p)));
+      t.rescope(slot, changed);
       for (const p of changed) t.putIn(p, slot);
       return;
     }
@@ -538,7 +539,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     t.size++;
     t.alive[fresh] = 1;
     t.aliveCount++;
-    t.rescope(fresh, []);
+    t.rescope(fresh, null);
     // rank between the neighbours in id order (equal ranks fall back to comparing the ids)
     const byId = t.permutations.get('id')!;
     let lo = 0;

@@ -6,7 +6,6 @@ import { compareCodePoints } from '../../../grammar/compare.ts';
 import { compareBySort } from '../../../grammar/evaluate.ts';
 import type { SortKey } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn } from './columns.ts';
-import { valueAt } from './columns.ts';
 
 export interface OrderContext {
   column(field: string): MemoryColumn;
