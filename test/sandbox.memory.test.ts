@@ -12,7 +12,7 @@ import { compareBySort, matchesFilters } from '../src/grammar/evaluate.ts';
 import { escapeListValue } from '../src/grammar/list-values.ts';
 import { parseListQuery } from '../src/grammar/parse.ts';
 import { codeOf, makeColumn, numberOf, valueAt } from '../src/sandbox/store/memory/columns.ts';
-import { applyClause, nextUp } from '../src/sandbox/store/memory/filter.ts';
+import { applyClause, nextUp, sameAsSlot } from '../src/sandbox/store/memory/filter.ts';
 import { prng } from '../src/sandbox/seed.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import type { FilterClause } from '../src/grammar/types.ts';
@@ -320,6 +320,67 @@ describe('memory column engine on 10k cases (D-84)', () => {
     }
   });
 
+  it('answers sameas and its negation from counts of the same slots, kept by every write, in scopes made before and after', () => {
+    // pairs never the same (id, contract), always (a column and itself), and some of the time; named in both orders. A
+    // short page is walked testing each slot, a deep one is taken from the pass's mask; scopes made after a pair was
+    // counted take the table's count (never, always) or count it themselves
+    // every case's updatedAt set to its createdAt (one transaction: the engine fills again), so that pair starts always
+    // the same and the writes below part some; and shortDescription never holds an id until they give some one
+    store.transaction(() => {
+      for (const m of model.values()) {
+        store.update('cases', 'sandbox', m.record.id, { updatedAt: m.record.createdAt });
+        m.record.updatedAt = m.record.createdAt;
+      }
+    });
+    const pairs = [['id', 'shortDescription'], ['id', 'contract'], ['created', 'created'], ['contact', 'contract'], ['createdAt', 'created'], ['updatedAt', 'createdAt'], ['createdAt', 'updatedAt'], ['status', 'priority'], ['priority', 'status'], ['shortDescription', 'description'], ['incident', 'contract'], ['contract', 'incident']];
+    const scopes: Scope[] = [{ by: 'customerOrg', values: ['ORG1'] }, { by: 'contract', values: ['CT0000101', 'CT0000103'] }];
+    const later: Scope[] = [{ by: 'customerOrg', values: ['ORG1', 'ORG2'] }, { by: 'contract', values: ['CT0000102', 'CT0000103'] }];
+    const check = () => {
+      for (const scope of scopes) {
+        for (const [a, b] of pairs) {
+          for (const op of ['sameas', 'notSameas']) {
+            for (const rest of ['sort=id&page[size]=7&page[number]=2', 'sort=-createdAt&page[size]=200&page[number]=3', 'sort=status,-updatedAt&page[size]=50&page[number]=2', 'page[size]=50&page[number]=170']) {
+              expect(agreesOn(`filter[${a}][${op}]=${b}&${rest}`, store, scope)).toBe(true);
+            }
+          }
+        }
+      }
+    };
+    check();
+    // one write parts the pair that was always the same: a scope made now must not take "always" from the table
+    const parted = pick([...model.values()]).record;
+    store.update('cases', 'sandbox', parted.id, { updatedAt: iso(Date.UTC(2026, 1, 1)) });
+    parted.updatedAt = iso(Date.UTC(2026, 1, 1));
+    scopes.push(later.shift()!);
+    check();
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 30; i++) {
+        // writes that make pairs the same and others that part them
+        const m = pick([...model.values()]);
+        const r = m.record;
+        const changes: Record<string, unknown> = pick([
+          { priority: pick([1, 3]), status: pick([1, 3]) },
+          { updatedAt: r.createdAt },
+          { updatedAt: iso(Date.UTC(2026, 1, 1) + i * 1000) },
+          { description: r.shortDescription },
+          { incident: null, contract: pick([null, 'CT0000102']) },
+          { createdAt: iso(Date.UTC(2026, 2, 1) + i * 1000) },
+          { created: r.createdAt },
+          { shortDescription: r.id },
+        ]);
+        store.update('cases', 'sandbox', r.id, changes);
+        Object.assign(r, changes);
+      }
+      insert();
+      insert();
+      const victim = pick([...model.keys()]);
+      store.remove('cases', 'sandbox', victim);
+      model.delete(victim);
+      if (round === 0) scopes.push(...later);
+      check();
+    }
+  });
+
   it('keeps an account scope current as cases join a contract it had none of, and as the table outgrows its arrays', () => {
     const scope: Scope = { by: 'contract', values: ['CT0000101', 'CT0000777'] };
     const count = () => store.list('cases', 'sandbox', scope, parseListQuery('page[size]=1', list, spec.operators).query, {}).totalCount;
@@ -446,6 +507,9 @@ describe('filter passes over hand-made columns (D-84)', () => {
       const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ priority: valueAt(a, s), status: valueAt(b, s) }, [clause], spec.operators) ? 1 : 0));
       expect(Array.from(mask.subarray(0, size)), operator).toEqual(expected);
       expect(mask[size], 'the byte past the slots is left alone').toBe(1);
+      // the test of one slot that the scopes' counts of sameas keep (same-counts.ts) agrees with the pass
+      const same = sameAsSlot(clause, a, b, spec.operators);
+      expect(Array.from({ length: size }, (_, s) => (same(s) === (operator === 'sameas') ? 1 : 0)), `${operator} per slot`).toEqual(expected);
     }
     for (const operator of ['null', 'notNull']) {
       const mask = new Uint8Array(size + 1).fill(1);
@@ -481,6 +545,8 @@ describe('filter passes over hand-made columns (D-84)', () => {
         const expected = Array.from({ length: size }, (_, s) => (matchesFilters({ shortDescription: valueAt(a, s), description: valueAt(b, s) }, [clause], spec.operators) ? 1 : 0));
         expect(Array.from(mask), `${operator} over ${size} slots`).toEqual(expected);
         expect(expected.includes(0) && expected.includes(1)).toBe(true);
+        const same = sameAsSlot(clause, a, b, spec.operators);
+        expect(Array.from({ length: size }, (_, s) => (same(s) === (operator === 'sameas') ? 1 : 0)), `${operator} per slot over ${size} slots`).toEqual(expected);
       }
     };
     fill(0, 30);

@@ -17,7 +17,8 @@ import { fromSql } from '../columns.ts';
 import type { Scope } from '../types.ts';
 import { codeOf, growColumn, codeBytes, makeColumn, numberOf, suffixOrderOf, textIndexOf, wordIndexOf } from './columns.ts';
 import type { DictColumn, MemoryColumn } from './columns.ts';
-import { applyClause } from './filter.ts';
+import { applyClause, countMask } from './filter.ts';
+import { SameCounts, sameCounted } from './same-counts.ts';
 import type { FilterContext } from './filter.ts';
 import { compareOn, insertIntoPermutation, permComparator, positionOf, removeFromPermutation } from './order.ts';
 import type { OrderContext, Permutation, Stretch } from './order.ts';
@@ -86,6 +87,8 @@ interface ScopeMask {
   counts: ScopeCounts;
   /** Its slots per block of a permutation's positions (made on first use): a long stretch is counted from them. */
   stretchCounts: Map<Permutation, StretchCounts>;
+  /** Its slots where two columns are the same, per pair a `sameas` list compared (made on first use). */
+  sames: SameCounts;
 }
 
 interface FieldSource {
@@ -120,6 +123,8 @@ class Table {
   recordsExact = true;
   /** Writes a page's records, when the columns hold every field (made on first use). */
   writer: PageWriter | null | undefined;
+  /** The alive slots where two columns are the same, per pair a `sameas` list compared. */
+  sames = new SameCounts();
 
   constructor(fields: FieldSource[], sorted: string[]) {
     for (const f of fields) this.columns.set(f.field, makeColumn(f.field, f.type, 0));
@@ -168,16 +173,21 @@ class Table {
       }
       const bits = new Uint8Array(this.capacity);
       fillScopeMask(bits, this.alive, inScope, column.codes, this.size);
-      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size), stretchCounts: new Map() };
+      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size), stretchCounts: new Map(), sames: new SameCounts() };
       if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
     }
     this.scopes.set(key, scoped);
     return scoped;
   }
 
-  /** A slot is about to be written (values, alive): its values leave the counts of the scopes it is in. */
+  /** A slot is about to be written (values, alive): its values leave the table's counts and those of its scopes. */
   unscope(slot: number): void {
-    for (const scoped of this.scopes.values()) if (scoped.bits[slot] === 1) scoped.counts.leave(slot);
+    if (this.alive[slot] === 1) this.sames.leave(slot);
+    for (const scoped of this.scopes.values()) {
+      if (scoped.bits[slot] === 0) continue;
+      scoped.counts.leave(slot);
+      scoped.sames.leave(slot);
+    }
   }
 
   /**
@@ -186,6 +196,7 @@ class Table {
    * (inserted or removed).
    */
   rescope(slot: number, moved: readonly Permutation[] | null): void {
+    if (this.alive[slot] === 1) this.sames.enter(slot);
     for (const scoped of this.scopes.values()) {
       const { column, values, bits } = scoped;
       const value = column.dict[column.codes[slot]];
@@ -193,7 +204,10 @@ class Table {
       const delta = bit - bits[slot];
       scoped.count += delta;
       bits[slot] = bit;
-      if (bit === 1) scoped.counts.enter(slot);
+      if (bit === 1) {
+        scoped.counts.enter(slot);
+        scoped.sames.enter(slot);
+      }
       if (delta !== 0 && moved) for (const [p, counts] of scoped.stretchCounts) if (!moved.includes(p)) counts.changed(positionOf(this.order, p, slot), delta);
     }
   }
@@ -238,6 +252,12 @@ function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: F
   return walked(counted.total) > limit ? undefined : { ...counted, budget: limit };
 }
 
+/** Slots a page's walk is expected to visit when the list's matches spread evenly along its order (page.ts). */
+function expectedWalk(query: ListQuery, total: number, alive: number): number {
+  const offset = (query.page.number - 1) * query.page.size;
+  return (Math.max(0, Math.min(offset + query.page.size, total - offset)) * alive) / Math.max(total, 1);
+}
+
 /** Thrown by a walk that spent its budget of slots (blockCounted): the list is then walked through the mask. */
 const WALK_SPENT = Symbol('walk spent');
 
@@ -260,16 +280,6 @@ function collect(mask: Uint8Array, matched: Uint32Array, size: number): number {
     if (mask[s + 3] === 1) matched[total++] = s + 3;
   }
   for (let s = end << 2; s < size; s++) if (mask[s] === 1) matched[total++] = s;
-  return total;
-}
-
-/** The 1s among the first `size` bytes of a 0/1 mask, summed four at a time (a word's bytes add up in its top byte). */
-function countMask(mask: Uint8Array, size: number): number {
-  const words = new Uint32Array(mask.buffer, mask.byteOffset, mask.length >>> 2);
-  let total = 0;
-  const end = size >>> 2;
-  for (let w = 0; w < end; w++) total += Math.imul(words[w], 0x01010101) >>> 24;
-  for (let s = end << 2; s < size; s++) total += mask[s];
   return total;
 }
 
@@ -608,7 +618,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const stretches = new Map<string, Stretch>();
       const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size, stretches, judged: new Map() };
       const one = query.filters.length === 1 ? query.filters[0] : undefined;
-      const counted = one && scoped.counts.answer(one, ctx, scoped.bits, scoped.count);
+      const counted = one && (sameCounted(one, ctx, { alive: { bits: t.alive, count: t.aliveCount, sames: t.sames }, scope: scoped, scopes: t.scopes.values() }, mask) ?? scoped.counts.answer(one, ctx, scoped.bits, scoped.count));
       // one clause that selects stretches of its field's permutation: the mask marked and counted from those
       const answer = one && !counted ? stretchAnswer(one, ctx) : undefined;
       const marked = answer && markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched);
@@ -654,14 +664,23 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
           offset: (query.page.number - 1) * query.page.size,
           size: query.page.size,
         });
+      const byMask = () => {
+        if (!masked) filterAll();
+        masked = true;
+        return page(maskKeep, true);
+      };
+      // a test per slot that reads more than a code: walked within a budget of slots (one stretch counted from blocks,
+      // `sameas` counted per scope)
+      const budgeted = spanned ?? (counted?.walkShare !== undefined ? { keep: counted.keep, budget: t.size * counted.walkShare } : undefined);
       let slots: number[];
-      if (!spanned) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked);
+      if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked);
+      else if (!spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
       else {
-        // the walk was estimated from the stretch's share of the slots, but the matches may lie together in the walk's
-        // order (a range of dates along ids given in date order): past its budget, the walk gives way to the passes
-        // and a walk through the mask (a few times cheaper per slot)
-        let budget = spanned.budget;
-        const { keep } = spanned;
+        // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order
+        // (a range of dates along ids given in date order): past its budget, the walk gives way to the passes and a
+        // walk through the mask (a few times cheaper per slot)
+        let { budget } = budgeted;
+        const { keep } = budgeted;
         try {
           slots = page((s) => {
             if (--budget < 0) throw WALK_SPENT;
@@ -669,9 +688,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
           }, false);
         } catch (error) {
           if (error !== WALK_SPENT) throw error;
-          if (!masked) filterAll();
-          masked = true;
-          slots = page(maskKeep, true);
+          slots = byMask();
         }
       }
       if (t.writer === undefined) t.writer = pageWriter(caseColumns, (field) => t.columns.get(field)) ?? null;

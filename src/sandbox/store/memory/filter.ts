@@ -491,6 +491,51 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
   perSlot(mask, clause, [column, other], ctx);
 }
 
+/** The 1s among the first `size` bytes of a 0/1 mask, summed four at a time (a word's bytes add up in its top byte). */
+export function countMask(mask: Uint8Array, size: number): number {
+  const words = new Uint32Array(mask.buffer, mask.byteOffset, mask.length >>> 2);
+  let total = 0;
+  const end = size >>> 2;
+  for (let w = 0; w < end; w++) total += Math.imul(words[w], 0x01010101) >>> 24;
+  for (let s = end << 2; s < size; s++) total += mask[s];
+  return total;
+}
+
+/**
+ * Two numbers of one type, or two string dictionaries: `sameas` is then equality of the values (or both null), the
+ * same whichever column the clause names first; across other kinds the grammar's evaluator judges it.
+ */
+export function sameKinds(column: MemoryColumn, other: MemoryColumn): boolean {
+  if (column.kind === 'number' && other.kind === 'number') return column.type === other.type;
+  return column.kind === 'dict' && other.kind === 'dict' && column.type === 'string' && other.type === 'string';
+}
+
+/**
+ * `sameas` (positive) of one slot, as the passes of `sameAs` judge it: kept by a scope's counts (scope-counts.ts),
+ * which test a slot as it leaves the scope and as it enters again. It reads the columns' arrays on each call, since a
+ * column's arrays are replaced when the table grows.
+ */
+export function sameAsSlot(clause: FilterClause, column: MemoryColumn, other: MemoryColumn, operators: Record<string, OperatorSpec>): (slot: number) => boolean {
+  if (sameKinds(column, other) && column.kind === 'number' && other.kind === 'number') {
+    return (s) => {
+      const a = column.values[s];
+      const b = other.values[s];
+      return a === b || (a !== a && b !== b);
+    };
+  }
+  if (sameKinds(column, other) && column.kind === 'dict' && other.kind === 'dict') {
+    return (s) => {
+      const cx = column.codes[s];
+      const cy = other.codes[s];
+      if (cx === 0 || cy === 0) return cx === cy;
+      const u = column.dict[cx];
+      return typeof u === 'string' && u === other.dict[cy];
+    };
+  }
+  const positive: FilterClause = { ...clause, operator: 'sameas' };
+  return (s) => matchesClause({ [column.field]: valueAt(column, s), [other.field]: valueAt(other, s) }, positive, operators);
+}
+
 /** The grammar's evaluator on each slot's values: exact for anything the fast forms above do not cover. */
 function perSlot(mask: Uint8Array, clause: FilterClause, columns: MemoryColumn[], ctx: FilterContext): void {
   for (let s = 0; s < ctx.size; s++) {

@@ -26,6 +26,11 @@ export interface CountedClause {
   keep(slot: number): boolean;
   /** Clear the non-matches of a mask that holds the scope's bits (for a page sorted rather than walked). */
   narrow(mask: Uint8Array, size: number): void;
+  /**
+   * Set when `keep` reads more than a code or a number (`sameas` reads two columns, same-counts.ts): a page's walk
+   * may test at most this share of the slots with it, else the engine makes the pass and walks the mask.
+   */
+  walkShare?: number;
 }
 
 /** The in-scope slots holding null in a column whose values are not counted one by one. */
