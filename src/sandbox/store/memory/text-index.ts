@@ -4,6 +4,9 @@
 // A match cannot cross a separator when the needle holds none, so every hit lies inside one value, found by a binary
 // search of the value offsets; values that hold the separator themselves, and the newest values not yet joined, are
 // tested one by one with the same JavaScript string tests the grammar uses (includes/startsWith/endsWith).
+// `indexOf` reads the whole text (about 5 ms for the 10 MB of 1M ids), so each chunk also keeps, per block of its
+// text, a filter of the 4-character grams that start there (a Bloom filter of one bit per gram, as ClickHouse's
+// ngrambf index): a needle of 4 or more characters is searched only in the blocks that may hold all its grams.
 /**
  * A character one byte wide in V8's strings and met in no ordinary text: a chunk of Latin-1 values joined with it is
  * a one-byte string, half the memory of one joined with a two-byte separator (at 1M cases 13 MB less heap, from the
@@ -19,13 +22,42 @@ const TAIL_MAX = 2048;
 const MAX_CHUNKS = 24;
 const FILL_CHUNK = 65_536;
 
+/** Characters per gram, per block of a chunk's text, and bits per block's filter (half a byte per character). */
+const GRAM = 4;
+const BLOCK = 4096;
+const FILTER_BITS = BLOCK * 4;
+const FILTER_BYTES = FILTER_BITS / 8;
+
 interface Chunk {
   /** Codes of the values, in text order. */
   codes: Uint32Array;
   /** Start of each value in `text`, plus one past the last separator. */
   offsets: Uint32Array;
   text: string;
+  /** Per block of BLOCK characters, FILTER_BYTES of bits: set for the hash of each gram that starts in the block. */
+  grams: Uint8Array;
 }
+
+/** The filter bit of the gram at `at` (FNV-1a over its code units, then mixed). */
+function gramBit(text: string, at: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < GRAM; i++) h = Math.imul(h ^ text.charCodeAt(at + i), 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return h & (FILTER_BITS - 1);
+}
+
+function gramFilters(text: string): Uint8Array {
+  const grams = new Uint8Array(Math.ceil(text.length / BLOCK) * FILTER_BYTES);
+  for (let at = 0; at + GRAM <= text.length; at++) {
+    const bit = gramBit(text, at);
+    grams[((at / BLOCK) | 0) * FILTER_BYTES + (bit >>> 3)] |= 1 << (bit & 7);
+  }
+  return grams;
+}
+
+const hasBit = (grams: Uint8Array, block: number, bit: number) => (grams[block * FILTER_BYTES + (bit >>> 3)] & (1 << (bit & 7))) !== 0;
 
 export type TextTest = 'contains' | 'startswith' | 'endswith' | 'eq';
 
@@ -82,7 +114,8 @@ export class TextIndex {
       at += value.length + 1;
     }
     offsets[codes.length] = at;
-    return { codes: Uint32Array.from(codes), offsets, text: parts.join('') };
+    const text = parts.join('');
+    return { codes: Uint32Array.from(codes), offsets, text, grams: gramFilters(text) };
   }
 
   /** Set ok[code] = 1 for every string value that passes the test (x non-empty). */
@@ -98,38 +131,59 @@ export class TextIndex {
     }
     const needle = test === 'contains' ? x : test === 'startswith' ? SEP + x : test === 'endswith' ? x + SEP : SEP + x + SEP;
     for (const chunk of this.chunks) {
-      const { text, offsets, codes } = chunk;
-      let from = 0;
-      let after = 0; // hits come in text order: the value holding the next one is at or after this index
-      for (;;) {
-        const at = text.indexOf(needle, from);
-        if (at === -1) break;
-        // the value holding the match's first character of the value part: galloping from the last one (a common
-        // needle hits value after value), then a binary search within the last step
-        const inside = test === 'startswith' || test === 'eq' ? at + 1 : at;
-        let lo = after;
-        let step = 1;
-        while (lo + step < codes.length && offsets[lo + step] <= inside) {
-          lo += step;
-          step *= 2;
-        }
-        let hi = Math.min(codes.length, lo + step);
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (offsets[mid] <= inside) lo = mid + 1;
-          else hi = mid;
-        }
-        const i = lo - 1;
-        after = i + 1;
-        ok[codes[i]] = 1;
-        // go on from the separator before the next value (it may start the next match)
-        from = offsets[i + 1] - 1;
+      if (needle.length < GRAM || needle.length > BLOCK) {
+        markHits(chunk, needle, test, ok, 0, chunk.text.length);
+        continue;
+      }
+      // a match starting in block b holds its first gram there and every other gram there or in block b + 1
+      const bits = Array.from({ length: needle.length - GRAM + 1 }, (_, i) => gramBit(needle, i));
+      const blocks = chunk.grams.length / FILTER_BYTES;
+      for (let b = 0; b < blocks; b++) {
+        if (!hasBit(chunk.grams, b, bits[0])) continue;
+        let may = true;
+        for (let i = 1; i < bits.length && may; i++) may = hasBit(chunk.grams, b, bits[i]) || (b + 1 < blocks && hasBit(chunk.grams, b + 1, bits[i]));
+        // the matches that start in the block
+        if (may) markHits(chunk, needle, test, ok, b * BLOCK, Math.min(chunk.text.length, (b + 1) * BLOCK + needle.length - 1));
       }
     }
     for (const c of this.loose) {
       const v = this.dict[c];
       if (typeof v === 'string' && passes(test, v, x)) ok[c] = 1;
     }
+  }
+}
+
+/** ok[code] = 1 for the value holding each match of the needle within text[start, end). */
+function markHits(chunk: Chunk, needle: string, test: TextTest, ok: Uint8Array, start: number, end: number): void {
+  const { offsets, codes } = chunk;
+  // a slice of a V8 string is a view, not a copy
+  const text = start === 0 && end === chunk.text.length ? chunk.text : chunk.text.slice(start, end);
+  let from = 0;
+  let after = 0; // hits come in text order: the value holding the next one is at or after this index
+  for (;;) {
+    const found = text.indexOf(needle, from);
+    if (found === -1) break;
+    const at = found + start;
+    // the value holding the match's first character of the value part: galloping from the last one (a common
+    // needle hits value after value), then a binary search within the last step
+    const inside = test === 'startswith' || test === 'eq' ? at + 1 : at;
+    let lo = after;
+    let step = 1;
+    while (lo + step < codes.length && offsets[lo + step] <= inside) {
+      lo += step;
+      step *= 2;
+    }
+    let hi = Math.min(codes.length, lo + step);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (offsets[mid] <= inside) lo = mid + 1;
+      else hi = mid;
+    }
+    const i = lo - 1;
+    after = i + 1;
+    ok[codes[i]] = 1;
+    // go on from the separator before the next value (it may start the next match)
+    from = offsets[i + 1] - 1 - start;
   }
 }
 
