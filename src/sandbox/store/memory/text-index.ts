@@ -22,10 +22,10 @@ const TAIL_MAX = 2048;
 const MAX_CHUNKS = 24;
 const FILL_CHUNK = 65_536;
 
-/** Characters per gram, per block of a chunk's text, and bits per block's filter (half a byte per character). */
+/** Characters per gram, per block of a chunk's text, and bits per block's filter (a quarter of a byte per character). */
 const GRAM = 4;
 const BLOCK = 4096;
-const FILTER_BITS = BLOCK * 4;
+const FILTER_BITS = BLOCK * 2;
 const FILTER_BYTES = FILTER_BITS / 8;
 
 interface Chunk {
