@@ -152,6 +152,12 @@ function update(s: Storage = store) {
   Object.assign(m.record, changes);
 }
 
+function removeAny(s: Storage = store) {
+  const victim = pick([...model.keys()]);
+  s.remove('cases', 'sandbox', victim);
+  model.delete(victim);
+}
+
 beforeAll(() => {
   const writer = openSqliteStorage(spec, { file, caseLists: 'sql' });
   writer.transaction(() => {
@@ -277,11 +283,7 @@ describe('memory column engine on 10k cases (D-84)', () => {
     for (let round = 0; round < 6; round++) {
       for (let i = 0; i < 15; i++) insert();
       for (let i = 0; i < 25; i++) update();
-      for (let i = 0; i < 3; i++) {
-        const victim = pick([...model.keys()]);
-        store.remove('cases', 'sandbox', victim);
-        model.delete(victim);
-      }
+      for (let i = 0; i < 3; i++) removeAny();
       agree(40);
     }
   });
@@ -312,9 +314,7 @@ describe('memory column engine on 10k cases (D-84)', () => {
         m.record.shortDescription = shortDescription;
       }
       insert();
-      const victim = pick([...model.keys()]);
-      store.remove('cases', 'sandbox', victim);
-      model.delete(victim);
+      removeAny();
       if (round === 0) scopes.push(...later);
       check();
     }
@@ -373,9 +373,7 @@ describe('memory column engine on 10k cases (D-84)', () => {
       }
       insert();
       insert();
-      const victim = pick([...model.keys()]);
-      store.remove('cases', 'sandbox', victim);
-      model.delete(victim);
+      removeAny();
       if (round === 0) scopes.push(...later);
       check();
     }
