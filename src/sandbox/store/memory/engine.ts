@@ -244,18 +244,20 @@ function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: F
   const { from, to } = answer.stretches[0];
   const selected = answer.negated ? answer.permutation.length - (to - from) : to - from;
   const bySelf = !answer.negated && query.sort.length === 1 && query.sort[0].field === one.field;
-  const offset = (query.page.number - 1) * query.page.size;
-  const walked = (total: number) => (Math.min(offset + query.page.size, total - offset) * (bySelf ? to - from : t.aliveCount)) / Math.max(total, 1);
+  const walked = (total: number) => expectedWalk(query, total, bySelf ? to - from : t.aliveCount);
   const limit = t.size * COUNTED_WALK_SHARE[column.kind];
   if (walked((selected * scoped.count) / Math.max(t.aliveCount, 1)) > limit) return undefined;
   const counted = countStretch(answer, column, t.stretchCountsOf(scoped, answer.permutation), scoped.bits, permComparator(t.order, answer.permutation));
   return walked(counted.total) > limit ? undefined : { ...counted, budget: limit };
 }
 
-/** Slots a page's walk is expected to visit when the list's matches spread evenly along its order (page.ts). */
-function expectedWalk(query: ListQuery, total: number, alive: number): number {
+/**
+ * Slots a page's walk is expected to visit when the list's `total` matches spread evenly along the `along` positions
+ * it walks (from the nearer end, as page.ts does).
+ */
+function expectedWalk(query: ListQuery, total: number, along: number): number {
   const offset = (query.page.number - 1) * query.page.size;
-  return (Math.max(0, Math.min(offset + query.page.size, total - offset)) * alive) / Math.max(total, 1);
+  return (Math.max(0, Math.min(offset + query.page.size, total - offset)) * along) / Math.max(total, 1);
 }
 
 /** Thrown by a walk that spent its budget of slots (blockCounted): the list is then walked through the mask. */

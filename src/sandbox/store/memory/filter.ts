@@ -511,8 +511,8 @@ export function sameKinds(column: MemoryColumn, other: MemoryColumn): boolean {
 }
 
 /**
- * `sameas` (positive) of one slot, as the passes of `sameAs` judge it: kept by a scope's counts (scope-counts.ts),
- * which test a slot as it leaves the scope and as it enters again. It reads the columns' arrays on each call, since a
+ * `sameas` (positive) of one slot, as the passes of `sameAs` judge it: read by the counts of same slots
+ * (same-counts.ts), which test a slot as it leaves a set and as it enters again, and by a page's walk. It reads the columns' arrays on each call, since a
  * column's arrays are replaced when the table grows.
  */
 export function sameAsSlot(clause: FilterClause, column: MemoryColumn, other: MemoryColumn, operators: Record<string, OperatorSpec>): (slot: number) => boolean {

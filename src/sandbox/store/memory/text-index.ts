@@ -144,13 +144,14 @@ export class TextIndex {
       return;
     }
     const needle = test === 'contains' ? x : test === 'startswith' ? SEP + x : test === 'endswith' ? x + SEP : SEP + x + SEP;
+    const filtered = needle.length >= GRAM && needle.length <= BLOCK;
+    // a match starting in block b holds its first gram there and every other gram there or in block b + 1
+    const bits = filtered ? Array.from({ length: needle.length - GRAM + 1 }, (_, i) => gramBit(needle, i)) : [];
     for (const chunk of this.chunks) {
-      if (needle.length < GRAM || needle.length > BLOCK) {
+      if (!filtered) {
         markHits(chunk, needle, test, ok, 0, chunk.text.length);
         continue;
       }
-      // a match starting in block b holds its first gram there and every other gram there or in block b + 1
-      const bits = Array.from({ length: needle.length - GRAM + 1 }, (_, i) => gramBit(needle, i));
       const blocks = chunk.grams.length / FILTER_BYTES;
       for (let b = 0; b < blocks; b++) {
         if (!hasBit(chunk.grams, b, bits[0])) continue;
