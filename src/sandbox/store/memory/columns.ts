@@ -3,6 +3,7 @@
 // the grammar compares them, D-22) with NaN for null; every other field is dictionary-coded (code 0 = null), its
 // dictionary holding each distinct value once as the record holds it (strings, arrays of strings).
 import { instantOf } from '../../../grammar/compare.ts';
+import { CodeIndex } from './code-index.ts';
 import type { ValueType } from '../../../spec/types.ts';
 import { SuffixOrder } from './suffix-order.ts';
 import { TextIndex } from './text-index.ts';
@@ -26,7 +27,7 @@ export interface DictColumn {
    * Value key (the string itself, or JSON of other values) -> code; null when the column keeps no lookup (values
    * nearly all distinct: a repeated value then gets a second code, and equality is found by the text index).
    */
-  index: Map<string, number> | null;
+  index: CodeIndex | null;
   /** Substring search over the dictionary, made on first use. */
   text?: TextIndex;
   /** Substring search through the values' words, made on first use (word-index.ts). */
@@ -48,7 +49,8 @@ export const keyOf = (value: unknown): string => (typeof value === 'string' ? va
 /** A column for a field of `type`: integers and datetimes as numbers, everything else dictionary-coded. */
 export function makeColumn(field: string, type: ValueType | undefined, capacity: number): MemoryColumn {
   if (type === 'integer' || type === 'datetime') return { kind: 'number', field, type, values: new Float64Array(capacity) };
-  return { kind: 'dict', field, type, codes: new Uint32Array(capacity), dict: [null], index: new Map(), allStrings: true };
+  const dict: unknown[] = [null];
+  return { kind: 'dict', field, type, codes: new Uint32Array(capacity), dict, index: new CodeIndex(dict), allStrings: true };
 }
 
 export function growColumn(column: MemoryColumn, capacity: number): void {

@@ -4,6 +4,7 @@
 // from a few phrases (descriptions) have far fewer words than values: the words are searched (a TextIndex of their
 // own), and each word found marks its values from its list. A needle found in nearly every value then costs a pass
 // over its words' lists, where the search of the joined values met it once per value (about 2.5 ms for 51k values).
+import { CodeIndex } from './code-index.ts';
 import { TextIndex } from './text-index.ts';
 
 /** ASCII white space and punctuation: what ends a word. */
@@ -35,7 +36,7 @@ class Growing {
 export class WordIndex {
   /** Word code -> word; [0] is null, as in a column's dictionary (TextIndex reads it so). */
   private words: unknown[] = [null];
-  private codeOfWord = new Map<string, number>();
+  private codeOfWord = new CodeIndex(this.words);
   private search = new TextIndex(this.words);
   /**
    * The values of each word, taken in by the fill, in one array (a typed array per word cost some 100 bytes each, at
@@ -143,7 +144,7 @@ export class WordIndex {
   private drop(): void {
     this.useful = false;
     this.words = [null];
-    this.codeOfWord = new Map();
+    this.codeOfWord = new CodeIndex(this.words);
     this.search = new TextIndex(this.words);
     this.starts = new Uint32Array(1);
     this.codes = new Uint32Array(0);
