@@ -208,31 +208,39 @@ export function walkBack(p: Permutation, column: MemoryColumn, descending: boole
   }
 }
 
+/** The slots of one bucket of a two-key sort: those whose `of` is `is` (a status's value, a bucket's number). */
+export interface Bucket {
+  of: Float64Array | Uint16Array;
+  is: number;
+}
+
 /**
- * The slots set in `mask`, the [skip, stop) of them in the order of `walk` (or of `walkBack` when `back`): the same
+ * The slots set in `mask` (and in `bucket`, if given), the [skip, stop) of them in the order of `walk` (or of `walkBack` when `back`): the same
  * order, in loops of their own. A visitor called per slot costs 3-4x the walk itself (a page deep in a list of 1M
  * cases walks some 300k slots), as the walks serve many visitors and those many tests. Descending, only a match reads
  * its value to find its run of equal values: at 1M, a datetime permutation reads values and mask at random places.
  */
-export function walkMask(p: Permutation, column: MemoryColumn, descending: boolean, back: boolean, mask: Uint8Array, skip: number, stop: number, within?: Stretch): number[] {
+export function walkMask(p: Permutation, column: MemoryColumn, descending: boolean, back: boolean, mask: Uint8Array, skip: number, stop: number, within?: Stretch, bucket?: Bucket): number[] {
   const { slots } = p;
   const first = within?.from ?? 0;
   const length = within?.to ?? p.length;
   const out: number[] = [];
   let seen = 0;
+  const of = bucket?.of;
+  const is = bucket?.is ?? 0;
   /** Positions lo..hi inclusive, forwards or backwards; false once `stop` matches are seen. */
   const take = (lo: number, hi: number, forwards: boolean): boolean => {
     if (forwards) {
       for (let i = lo; i <= hi; i++) {
         const s = slots[i];
-        if (mask[s] !== 1) continue;
+        if (mask[s] !== 1 || (of !== undefined && of[s] !== is)) continue;
         if (seen++ >= skip) out.push(s);
         if (seen >= stop) return false;
       }
     } else {
       for (let i = hi; i >= lo; i--) {
         const s = slots[i];
-        if (mask[s] !== 1) continue;
+        if (mask[s] !== 1 || (of !== undefined && of[s] !== is)) continue;
         if (seen++ >= skip) out.push(s);
         if (seen >= stop) return false;
       }
@@ -246,7 +254,7 @@ export function walkMask(p: Permutation, column: MemoryColumn, descending: boole
     // counted here rather than by take(i, i): that call per match made the descending walks 15-30 % slower at 1M
     for (let i = length - 1; i >= first; ) {
       const s = slots[i];
-      if (mask[s] !== 1) i--;
+      if (mask[s] !== 1 || (of !== undefined && of[s] !== is)) i--;
       else if (i > first && sameOn(column, slots[i - 1], s)) {
         const start = runStart(slots, column, first, i);
         if (!take(start, i, true)) break;
@@ -261,7 +269,7 @@ export function walkMask(p: Permutation, column: MemoryColumn, descending: boole
     // runs from the first, each backwards (as walkBack), a match's run read as above
     for (let i = first; i < length; ) {
       const s = slots[i];
-      if (mask[s] !== 1) i++;
+      if (mask[s] !== 1 || (of !== undefined && of[s] !== is)) i++;
       else if (i + 1 < length && sameOn(column, slots[i + 1], s)) {
         const end = runEnd(slots, column, i, length);
         if (!take(i, end, false)) break;

@@ -8,7 +8,7 @@
 // sorted by the other keys.
 import type { SortKey } from '../../../grammar/types.ts';
 import type { MemoryColumn } from './columns.ts';
-import type { OrderContext, Permutation, Stretch } from './order.ts';
+import type { Bucket, OrderContext, Permutation, Stretch } from './order.ts';
 import { compareOn, sameOn, slotComparator, walk, walkBack, walkMask } from './order.ts';
 
 /** A comparison costs about this many slots walked (measured at 100k). */
@@ -56,12 +56,13 @@ function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from
  * Walk one key's permutation, keeping slots that pass `keep` (`count` of them in all), and return the [from, to) of
  * them; a page nearer the end of the list is taken walking back from the end.
  */
-function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, count: number, from: number, to: number, within?: Stretch): number[] {
+function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, count: number, from: number, to: number, within?: Stretch, bucket?: Bucket): number[] {
   const p = input.permutation(key.field)!;
   const back = count - from < to;
   const [skip, end] = back ? [count - to, count - from] : [from, to];
-  if (keep === input.keep && input.mask) {
-    const out = walkMask(p, input.ctx.column(key.field), key.descending, back, input.mask, skip, end, within);
+  // `keep` is the mask's read, or a bucket's test (its slots in the mask): both walked in walkMask's own loops
+  if ((keep === input.keep || bucket) && input.mask) {
+    const out = walkMask(p, input.ctx.column(key.field), key.descending, back, input.mask, skip, end, within, bucket);
     return back ? out.reverse() : out;
   }
   const out: number[] = [];
@@ -102,7 +103,7 @@ function countedBuckets(input: PageInput, order: SortKey[], from: number, to: nu
   const { values } = column;
   const { keep } = input;
   const ascending = Array.from(counts.values.keys()).filter((v) => counts.values[v] > 0);
-  const buckets = (lead.descending ? ascending.reverse() : ascending).map((v) => ({ count: counts.values[v], has: (s: number) => values[s] === v && keep(s) }));
+  const buckets = (lead.descending ? ascending.reverse() : ascending).map((v) => ({ count: counts.values[v], has: (s: number) => values[s] === v && keep(s), bucket: { of: values, is: v } }));
   return bucketPages(input, last, buckets, from, to);
 }
 
@@ -110,16 +111,16 @@ function countedBuckets(input: PageInput, order: SortKey[], from: number, to: nu
  * The matches [from, to) of buckets in list order (each `count` matches, `has` telling its slots): each bucket the
  * page needs is walked along the last key's permutation, or its matches sorted when that is cheaper.
  */
-function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: number; has: (slot: number) => boolean }>, from: number, to: number): number[] {
+function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: number; has: (slot: number) => boolean; bucket: Bucket }>, from: number, to: number): number[] {
   const out: number[] = [];
   let start = 0;
-  for (const { count, has } of buckets) {
+  for (const { count, has, bucket } of buckets) {
     const end = start + count;
     if (end > from && start < to) {
       const lo = Math.max(from, start) - start;
       const hi = Math.min(to, end) - start;
       if (sortCost(count) <= walkCost(input, lo, hi, count)) out.push(...sortedSlice(input, input.matched().filter(has), [last], lo, hi));
-      else out.push(...walked(input, last, has, count, lo, hi));
+      else out.push(...walked(input, last, has, count, lo, hi, undefined, bucket));
     }
     start = end;
     if (start >= to) break;
@@ -218,7 +219,7 @@ function bucketed(input: PageInput, order: SortKey[], from: number, to: number):
   };
   const bucketOrder = representatives.map((_, b) => b).sort((a, b) => leadingCompare(representatives[a], representatives[b]));
   const { keep } = input;
-  return bucketPages(input, last, bucketOrder.map((b) => ({ count: counts[b], has: (s: number) => slotBucket[s] === b && keep(s) })), from, to);
+  return bucketPages(input, last, bucketOrder.map((b) => ({ count: counts[b], has: (s: number) => slotBucket[s] === b && keep(s), bucket: { of: slotBucket, is: b } })), from, to);
 }
 
 /** Runs of equal first key along its permutation; a run that holds part of the page is sorted by the other keys. */
