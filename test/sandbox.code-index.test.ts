@@ -3,7 +3,7 @@
 // and keys of values other than strings kept aside.
 import { describe, expect, it } from 'vitest';
 import { prng } from '../src/sandbox/seed.ts';
-import { CodeIndex } from '../src/sandbox/store/memory/code-index.ts';
+import { CodeIndex, hashOf } from '../src/sandbox/store/memory/code-index.ts';
 
 describe('CodeIndex', () => {
   it('agrees with a Map through random sets, replacements and deletions, at every size from empty to 20k keys', () => {
@@ -37,6 +37,28 @@ describe('CodeIndex', () => {
     }
     expect(index.size).toBe(expected.size);
     for (const [k, code] of expected) expect(index.get(k)).toBe(code);
+    expect(index.inMap).toBe(false);
+  });
+
+  it('moves into a Map when keys are chosen to collide, and still finds, replaces and deletes every key', () => {
+    // keys whose hashes share their low ten bits: one run of places in every table up to 1,024 places
+    const colliding: string[] = [];
+    for (let i = 0; colliding.length < 400; i++) if ((hashOf(`c${i}`) & 1023) === 0) colliding.push(`c${i}`);
+    const dict: unknown[] = [null];
+    const index = new CodeIndex(dict);
+    for (const key of colliding) {
+      dict.push(key);
+      index.set(key, dict.length - 1);
+    }
+    expect(index.inMap).toBe(true);
+    expect(index.size).toBe(400);
+    expect(colliding.filter((key, i) => index.get(key) !== i + 1)).toEqual([]);
+    dict.push(colliding[7]);
+    index.set(colliding[7], dict.length - 1);
+    expect(index.get(colliding[7])).toBe(dict.length - 1);
+    expect(index.delete(colliding[8])).toBe(true);
+    expect(index.get(colliding[8])).toBeUndefined();
+    expect(index.size).toBe(399);
   });
 
   it('finds every key of a table filled to its load limit, after deleting every other key', () => {
