@@ -3,8 +3,8 @@
 // the grammar compares them, D-22) with NaN for null; every other field is dictionary-coded (code 0 = null), its
 // dictionary holding each distinct value once as the record holds it (strings, arrays of strings).
 import { instantOf } from '../../../grammar/compare.ts';
-import { CodeIndex } from './code-index.ts';
 import type { ValueType } from '../../../spec/types.ts';
+import { CodeIndex } from './code-index.ts';
 import { SuffixOrder } from './suffix-order.ts';
 import { TextIndex } from './text-index.ts';
 import { WordIndex } from './word-index.ts';
