@@ -3,17 +3,10 @@
 // (28 MB for 1M ids, 14 MB for 300k short descriptions); this holds 4 bytes per place at a load of at most a half,
 // 8 MB for 1M ids. Keys that are not strings of the dictionary (the JSON of arrays, `keyOf`) stay in a Map: they are
 // few (watch lists) and would be written again for every probe.
+import { fnv1a, mix32 } from './hash.ts';
 
-/** 32-bit FNV-1a of the UTF-16 code units, mixed by murmur3's finalizer (ids that differ in one digit spread apart). */
-export function hashOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
+/** The place a key's search starts from, before the table's mask (hash.ts). */
+export const hashOf = (key: string): number => mix32(fnv1a(key, 0, key.length));
 
 /** Keys that `keyOf` makes for values other than strings start with this (columns.ts). */
 const OTHER = '\u0001';
