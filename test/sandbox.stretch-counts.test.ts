@@ -3,7 +3,9 @@
 // across block boundaries), slots joining and leaving the scope, the permutation outgrowing its blocks.
 import { describe, expect, it } from 'vitest';
 import type { Permutation } from '../src/sandbox/store/memory/order.ts';
-import { countStretch } from '../src/sandbox/store/memory/stretch-answer.ts';
+import { compareCodePoints } from '../src/grammar/compare.ts';
+import type { MemoryColumn } from '../src/sandbox/store/memory/columns.ts';
+import { countStretch, stretchTest } from '../src/sandbox/store/memory/stretch-answer.ts';
 import { StretchCounts } from '../src/sandbox/store/memory/stretch-counts.ts';
 
 function prng(seed: number): () => number {
@@ -101,15 +103,28 @@ describe('StretchCounts', () => {
     // stretches of whole runs of values (read by value), of the nulls, and through runs (read by the order)
     const stretches = [[0, nonNull], runOf(3, 7), runOf(0, 0), runOf(11, 11), [runOf(3, 7)[0], runOf(3, 7)[1] - 1], [runOf(3, 7)[0] + 1, runOf(3, 7)[1]], [nonNull, 60], [0, 1], [0, 60], [5, 23], [17, 18], [30, 60], [59, 60], [8, 16]];
     expect(nonNull).toBeGreaterThan(2);
+    // the strings of ranks 0-11 in code point order: quotes and a backslash (values `plain` leaves out), a character
+    // above the surrogates and one beyond U+FFFF, which `<` on code units puts the other way round
+    const strings = ['a', 'a"b', 'ab', 'b', 'b\uFF61', 'b\u{1F600}', 'c', 'c\\', 'd', 'z', '\u00e9', '\uFFFD'];
+    expect([...strings].sort(compareCodePoints)).toEqual(strings);
+    expect('b\u{1F600}' < 'b\uFF61').toBe(true);
+    const codes = Uint32Array.from(values, (x) => (x !== x ? 0 : x + 1));
+    const columns: Record<string, MemoryColumn> = {
+      number: { kind: 'number', field: 'f', type: 'integer', values },
+      // a dictionary column of another type stands for any column tested by the order alone
+      byOrder: { kind: 'dict', field: 'f', type: undefined, codes: new Uint32Array(60), dict: [null], index: null, allStrings: true },
+      string: { kind: 'dict', field: 'f', type: 'string', codes, dict: [null, ...strings], index: null, allStrings: true },
+    };
+    const byValue: Record<string, number> = { number: 0, byOrder: 0, string: 0 };
     let checked = 0;
-    for (const kind of ['number', 'dict'] as const) {
-      // the dictionary column stands for any column that is not a number one: its slots are tested by the order alone
-      const column = kind === 'number' ? { kind, field: 'f', type: 'integer' as const, values } : { kind, field: 'f', type: 'string' as const, codes: new Uint32Array(60), dict: [null], index: null, allStrings: true };
-      for (const [from, to] of stretches) {
+    for (const [kind, column] of Object.entries(columns)) {
+      for (const [from, to] of [...stretches, runOf(3, 4), runOf(4, 5), runOf(5, 9), runOf(0, 1)]) {
         for (const negated of [false, true]) {
           const answer = { permutation: p, stretches: [{ from, to: to === -1 ? 60 : to }], negated };
           const end = answer.stretches[0].to;
-          const got = countStretch(answer, column, counts, bits, compare);
+          const test = stretchTest(p, column, from, end, compare);
+          byValue[kind] += +test.byValue;
+          const got = countStretch(answer, test, counts, bits);
           const matches = [...values.keys()].filter((s) => bits[s] === 1 && (positionOf.get(s)! >= from && positionOf.get(s)! < end) !== negated);
           expect(got.total, `${kind} [${from}, ${end}) negated ${negated}`).toBe(matches.length);
           expect([...values.keys()].filter((s) => got.keep(s)), `${kind} [${from}, ${end}) negated ${negated}`).toEqual(matches);
@@ -118,6 +133,9 @@ describe('StretchCounts', () => {
         }
       }
     }
-    expect(checked).toBe(2 * stretches.length * 2);
+    // whole runs of values are read by value, numbers and strings alike, except the strings of runOf(5, 9), whose first
+    // holds a character beyond U+FFFF; the rest by the order (and the one empty stretch by neither)
+    expect(byValue).toEqual({ number: 18, byOrder: 2, string: 16 });
+    expect(checked).toBe(3 * (stretches.length + 4) * 2);
   });
 });

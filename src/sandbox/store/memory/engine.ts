@@ -27,7 +27,7 @@ import { pageWriter, writesBack } from './record-json.ts';
 import type { PageWriter } from './record-json.ts';
 import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
-import { countStretch, markStretches, stretchAnswer } from './stretch-answer.ts';
+import { countStretch, markStretches, stretchAnswer, stretchTest } from './stretch-answer.ts';
 import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { StretchCounts } from './stretch-counts.ts';
 
@@ -46,11 +46,12 @@ const SCOPE_MASKS = 32;
 /**
  * A clause counted from block counts (stretch-counts.ts) has its page walked testing each slot: that is taken when the
  * walk is expected to visit at most this share of the slots, and the walk gives way to the passes (2-4 ms at 1M) after
- * visiting that many (matches may lie together along the walk's order). A number is compared with the stretch's end
- * values (10-15 ns a slot with the walk's call); a string's place is found by comparing it with the ends' strings by
- * code points (50-100 ns). So a walk that gives way has cost at most about a third of the passes it then makes.
+ * visiting that many (matches may lie together along the walk's order). A value compared with the stretch's end values
+ * (numbers; strings by `<` where that orders as code points) costs 10-15 ns a slot with the walk's call; a place found
+ * with the permutation's comparator 50-100 ns. So a walk that gives way has cost at most about a third of the passes
+ * it then makes.
  */
-const COUNTED_WALK_SHARE = { number: 1 / 32, dict: 1 / 128 };
+const COUNTED_WALK_SHARE = { byValue: 1 / 32, byComparator: 1 / 128 };
 
 export interface CaseMemoryOptions {
   /** `auto` (default): synchronously up to SYNC_LOAD_MAX cases, else in the background. */
@@ -245,9 +246,10 @@ function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: F
   const selected = answer.negated ? answer.permutation.length - (to - from) : to - from;
   const bySelf = !answer.negated && query.sort.length === 1 && query.sort[0].field === one.field;
   const walked = (total: number) => expectedWalk(query, total, bySelf ? to - from : t.aliveCount);
-  const limit = t.size * COUNTED_WALK_SHARE[column.kind];
+  const test = stretchTest(answer.permutation, column, from, to, permComparator(t.order, answer.permutation));
+  const limit = t.size * COUNTED_WALK_SHARE[test.byValue ? 'byValue' : 'byComparator'];
   if (walked((selected * scoped.count) / Math.max(t.aliveCount, 1)) > limit) return undefined;
-  const counted = countStretch(answer, column, t.stretchCountsOf(scoped, answer.permutation), scoped.bits, permComparator(t.order, answer.permutation));
+  const counted = countStretch(answer, test, t.stretchCountsOf(scoped, answer.permutation), scoped.bits);
   return walked(counted.total) > limit ? undefined : { ...counted, budget: limit };
 }
 
