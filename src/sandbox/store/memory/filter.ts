@@ -255,7 +255,7 @@ function rangeClause(mask: Uint8Array, clause: FilterClause, column: DictColumn,
 }
 
 /** mask[s] &= hits[s] XOR flip, a word at a time (`hits` as long as the mask). */
-function keepHits(mask: Uint8Array, hits: Uint8Array, n: number, flip: number): void {
+export function keepHits(mask: Uint8Array, hits: Uint8Array, n: number, flip: number): void {
   const words = wordsOf(mask);
   const hitWords = wordsOf(hits);
   const end = n >>> 2;
