@@ -2,7 +2,8 @@
 // order, chosen by the cheaper of
 //   - walking a sort key's permutation and stopping after offset + size matches (~ (offset + size) x slots / matches),
 //     from the end of the list when the page is nearer to it (the exact count tells),
-//   - sorting the matches with the comparator (~ matches x log2 matches comparisons);
+//   - sorting the matches with the comparator, only as far as the page needs (sort-range.ts: ~ 3 x matches
+//     comparisons, and the page's own sort);
 // for several keys, the matches are split into buckets of the leading keys when those have few distinct values (a
 // status, a priority) and each needed bucket walks the last key's permutation; otherwise runs of equal first key are
 // sorted by the other keys.
@@ -10,6 +11,7 @@ import type { SortKey } from '../../../grammar/types.ts';
 import type { MemoryColumn } from './columns.ts';
 import type { Bucket, OrderContext, Permutation, Stretch } from './order.ts';
 import { compareOn, sameOn, slotComparator, walk, walkBack, walkMask } from './order.ts';
+import { sortRange } from './sort-range.ts';
 
 /** A comparison costs about this many slots walked (measured at 100k). */
 const COMPARE_COST = 4;
@@ -42,13 +44,18 @@ export interface PageInput {
   size: number;
 }
 
+/**
+ * The cost of sorting the matches, as for a whole sort: sortRange takes about 3n comparisons for a page, but with 3n
+ * here strings' pages chose sorting where walking was faster (at 1M, `shortDescription lt` p99 2.4-2.9 to 9-21 ms),
+ * a comparison of strings costing well over COMPARE_COST slots walked.
+ */
 const sortCost = (n: number) => n * Math.log2(n + 2) * COMPARE_COST;
 /** Slots walked for the matches [from, to) of `among`: from whichever end of the list is nearer. */
 const walkCost = (input: PageInput, from: number, to: number, among: number, within?: Stretch) => (Math.min(to, among - from) * (within ? within.to - within.from : input.alive)) / Math.max(among, 1);
 
 function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from: number, to: number): number[] {
   const copy = Uint32Array.from(slots);
-  copy.sort(slotComparator(input.ctx, keys));
+  sortRange(copy, from, to, slotComparator(input.ctx, keys));
   return Array.from(copy.subarray(from, to));
 }
 
