@@ -1,6 +1,6 @@
 // The text index of a dictionary column (text-index.ts, D-84) against String.prototype.includes / startsWith /
 // endsWith / ===: when never built (a whole dictionary taken in at the first search), and as values arrive after the
-// fill in many rounds (chunks joined, then the small ones merged).
+// fill in many rounds (chunks joined, then the small ones merged); the codes it lists as it marks them are those set.
 import { describe, expect, it } from 'vitest';
 import { prng } from '../src/sandbox/seed.ts';
 import { SEP, TextIndex } from '../src/sandbox/store/memory/text-index.ts';
@@ -15,9 +15,12 @@ const passes: Record<TextTest, (v: string, x: string) => boolean> = {
 
 function check(index: TextIndex, dict: unknown[], test: TextTest, x: string): void {
   const ok = new Uint8Array(dict.length);
-  index.mark(test, x, ok);
+  const hits: number[] = [];
+  index.mark(test, x, ok, hits);
   const expected = dict.map((v) => (typeof v === 'string' && passes[test](v, x) ? 1 : 0));
   expect([...ok].join(''), `${test} ${x}`).toBe(expected.join(''));
+  // the codes set, each listed once
+  expect(hits.sort((a, b) => a - b), `${test} ${x} hits`).toEqual(expected.flatMap((bit, code) => (bit === 1 ? [code] : [])));
 }
 
 describe('TextIndex', () => {
@@ -47,7 +50,7 @@ describe('TextIndex', () => {
     dict.push('x'.repeat(5000) + 'tail');
     const index = new TextIndex(dict);
     for (const _ of index.build());
-    const needles = new Set<string>(['x'.repeat(4097), 'x'.repeat(4096) + 'tail', 'CS0', 'CS012345', 'nothing here', 'ZZZZ']);
+    const needles = new Set<string>(['x'.repeat(4097), 'x'.repeat(4096) + 'tail', 'xxxxx' /* in both blocks of one value */, 'CS0', 'CS012345', 'nothing here', 'ZZZZ']);
     for (let n = 0; n < 150; n++) {
       const v = dict[1 + Math.floor(random() * (dict.length - 2))] as string;
       const from = Math.floor(random() * v.length);

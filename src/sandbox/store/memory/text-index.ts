@@ -156,14 +156,17 @@ export class TextIndex {
     return { codes: Uint32Array.from(codes), offsets, text, grams };
   }
 
-  /** Set ok[code] = 1 for every string value that passes the test (x non-empty). */
-  mark(test: TextTest, x: string, ok: Uint8Array): void {
+  /**
+   * Set ok[code] = 1 for every string value that passes the test (x non-empty), and list those codes in `hits` when
+   * given (a caller then need not scan `ok`).
+   */
+  mark(test: TextTest, x: string, ok: Uint8Array, hits?: number[]): void {
     this.update();
     if (x.includes(SEP) || (x === '' && test !== 'eq')) {
       // the separator in the needle: one value at a time
       for (let c = 1; c < this.dict.length; c++) {
         const v = this.dict[c];
-        if (typeof v === 'string' && passes(test, v, x)) ok[c] = 1;
+        if (typeof v === 'string' && passes(test, v, x)) hit(ok, c, hits);
       }
       return;
     }
@@ -173,7 +176,7 @@ export class TextIndex {
     const bits = filtered ? Array.from({ length: needle.length - GRAM + 1 }, (_, i) => gramBit(needle, i)) : [];
     for (const chunk of this.chunks) {
       if (!filtered) {
-        markHits(chunk, needle, test, ok, 0, chunk.text.length);
+        markHits(chunk, needle, test, ok, hits, 0, chunk.text.length);
         continue;
       }
       const blocks = chunk.grams.length / FILTER_BYTES;
@@ -182,18 +185,24 @@ export class TextIndex {
         let may = true;
         for (let i = 1; i < bits.length && may; i++) may = hasBit(chunk.grams, b, bits[i]) || (b + 1 < blocks && hasBit(chunk.grams, b + 1, bits[i]));
         // the matches that start in the block
-        if (may) markHits(chunk, needle, test, ok, b * BLOCK, Math.min(chunk.text.length, (b + 1) * BLOCK + needle.length - 1));
+        if (may) markHits(chunk, needle, test, ok, hits, b * BLOCK, Math.min(chunk.text.length, (b + 1) * BLOCK + needle.length - 1));
       }
     }
     for (const c of this.loose) {
       const v = this.dict[c];
-      if (typeof v === 'string' && passes(test, v, x)) ok[c] = 1;
+      if (typeof v === 'string' && passes(test, v, x)) hit(ok, c, hits);
     }
   }
 }
 
+/** ok[code] = 1, the code listed in `hits` (when given) the first time it is set. */
+function hit(ok: Uint8Array, code: number, hits: number[] | undefined): void {
+  if (hits && ok[code] === 0) hits.push(code);
+  ok[code] = 1;
+}
+
 /** ok[code] = 1 for the value holding each match of the needle within text[start, end). */
-function markHits(chunk: Chunk, needle: string, test: TextTest, ok: Uint8Array, start: number, end: number): void {
+function markHits(chunk: Chunk, needle: string, test: TextTest, ok: Uint8Array, hits: number[] | undefined, start: number, end: number): void {
   const { offsets, codes } = chunk;
   // a slice of a V8 string is a view, not a copy
   const text = start === 0 && end === chunk.text.length ? chunk.text : chunk.text.slice(start, end);
@@ -220,7 +229,7 @@ function markHits(chunk: Chunk, needle: string, test: TextTest, ok: Uint8Array, 
     }
     const i = lo - 1;
     after = i + 1;
-    ok[codes[i]] = 1;
+    hit(ok, codes[i], hits);
     // go on from the separator before the next value (it may start the next match)
     from = offsets[i + 1] - 1 - start;
   }
