@@ -157,8 +157,8 @@ export class TextIndex {
   }
 
   /**
-   * Set ok[code] = 1 for every string value that passes the test (x non-empty), and list those codes in `hits` when
-   * given (a caller then need not scan `ok`).
+   * Set ok[code] = 1 for every string value that passes the test (x non-empty), and list in `hits`, when given, each
+   * code it turns from 0 to 1 (a caller then need not scan `ok`).
    */
   mark(test: TextTest, x: string, ok: Uint8Array, hits?: number[]): void {
     this.update();
