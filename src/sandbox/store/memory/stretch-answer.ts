@@ -7,7 +7,7 @@
 import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
 import { positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
-import { codeBytes } from './columns.ts';
+import { codeBytes, valueAt } from './columns.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
 import { positiveCodeAnswers } from './filter.ts';
 import type { FilterContext } from './filter.ts';
@@ -274,7 +274,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  */
 function stringInside(column: DictColumn, slots: Uint32Array, length: number, from: number, to: number): ((slot: number) => boolean) | undefined {
   const { codes, dict } = column;
-  const valueOf = (s: number) => (codes[s] === 0 ? null : (dict[codes[s]] as string));
+  const valueOf = (s: number) => valueAt(column, s) as string | null; // null at code 0
   const lo = valueOf(slots[from]);
   const hi = valueOf(slots[to - 1]);
   if ((lo !== null && SURROGATE.test(lo)) || (hi !== null && SURROGATE.test(hi))) return undefined;
