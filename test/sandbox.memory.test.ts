@@ -2,6 +2,7 @@
 // (D-22, D-28) on a table large enough for its dense-column form (columns of nearly distinct values keep no lookup),
 // and stays exact after every kind of write: inserts, updates of filtered and sorted fields, removals, a rolled-back
 // transaction, a list inside an open transaction, a bulk write that refills it, and writes during a background fill.
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,9 @@ import { codeOf, makeColumn, numberOf, valueAt } from '../src/sandbox/store/memo
 import { applyClause, nextUp, sameAsSlot } from '../src/sandbox/store/memory/filter.ts';
 import { prng } from '../src/sandbox/seed.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
+import { resourceColumns } from '../src/sandbox/store/columns.ts';
+import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
+import { RESOURCE_SCHEMAS } from '../src/sandbox/store/types.ts';
 import type { FilterClause } from '../src/grammar/types.ts';
 import type { Scope, Storage } from '../src/sandbox/store/types.ts';
 import { spec } from './helpers/sandbox.ts';
@@ -449,6 +453,21 @@ describe('memory column engine filled in the background (D-84)', () => {
       agree(60, background);
     } finally {
       background.close();
+    }
+  });
+});
+
+describe('the page cache during the fill (D-84)', () => {
+  it('gives the connection back its own page cache size once the fill has scanned the table', () => {
+    const db = new Database(file);
+    try {
+      db.pragma('cache_size = -12345');
+      const memory = openCaseMemory(spec, db, resourceColumns(spec, RESOURCE_SCHEMAS.cases), { load: 'sync' });
+      expect(memory.ready()).toBe(true);
+      expect(db.pragma('cache_size', { simple: true })).toBe(-12345);
+      memory.close();
+    } finally {
+      db.close();
     }
   });
 });
