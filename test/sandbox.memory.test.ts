@@ -460,13 +460,13 @@ describe('memory column engine filled in the background (D-84)', () => {
 describe('the page cache during the fill (D-84)', () => {
   it('gives the connection back its own page cache size once the fill has scanned the table', () => {
     const db = new Database(file);
+    db.pragma('cache_size = -12345');
+    const memory = openCaseMemory(spec, db, resourceColumns(spec, RESOURCE_SCHEMAS.cases), { load: 'sync' });
     try {
-      db.pragma('cache_size = -12345');
-      const memory = openCaseMemory(spec, db, resourceColumns(spec, RESOURCE_SCHEMAS.cases), { load: 'sync' });
       expect(memory.ready()).toBe(true);
       expect(db.pragma('cache_size', { simple: true })).toBe(-12345);
-      memory.close();
     } finally {
+      memory.close();
       db.close();
     }
   });
