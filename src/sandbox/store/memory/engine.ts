@@ -35,7 +35,7 @@ import { StretchCounts } from './stretch-counts.ts';
 const SYNC_LOAD_MAX = 20_000;
 /** Rows read per step of the fill: 5,000 took about 90 ms at 1M cases (a database the file cache does not hold). */
 const LOAD_CHUNK = 500;
-/** The page cache while the fill scans the table: SQLite's own default, 2,000 KiB (better-sqlite3 builds it with 16,000). */
+/** The page cache while the fill scans the table (-N: N KiB), SQLite's own default; better-sqlite3 builds it with 16,000 KiB. */
 const SCAN_CACHE_SIZE = -2000;
 /** Writes applied at once beyond this (and beyond 5 % of the cases) fill the engine again instead. */
 const REFILL_AT = 2000;
