@@ -27,9 +27,12 @@ import { pageWriter, writesBack } from './record-json.ts';
 import type { PageWriter } from './record-json.ts';
 import { ScopeCounts } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
-import { countStretch, markStretches, stretchAnswer, stretchTest } from './stretch-answer.ts';
+import { countStretch, markStretches, stretchAnswer, stretchTest, visitedSide } from './stretch-answer.ts';
 import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
-import { StretchCounts } from './stretch-counts.ts';
+import { BLOCK, StretchCounts } from './stretch-counts.ts';
+import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
+import { COUNTED, NONE, SOME } from './zone-walk.ts';
+import type { Zones } from './zone-walk.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
 const SYNC_LOAD_MAX = 20_000;
@@ -51,13 +54,16 @@ const SCOPE_MASKS = 32;
  * visiting that many (matches may lie together along the walk's order). A value compared with the stretch's end values
  * (numbers; strings by `<` where that orders as code points) costs 10-15 ns a slot with the walk's call; a place found
  * with the permutation's comparator 50-100 ns. So a walk that gives way has cost at most about a third of the passes
- * it then makes.
+ * it then makes. A walk that skips blocks (zone-walk.ts) is bounded rather than estimated (the blocks it may test are
+ * known), and is taken up to a larger share by value: at 1M, 80k slots tested took about 1 ms.
  */
-const COUNTED_WALK_SHARE = { byValue: 1 / 32, byComparator: 1 / 128 };
+const COUNTED_WALK_SHARE = { byValue: 1 / 32, byComparator: 1 / 128, zoned: 1 / 12 };
 
 export interface CaseMemoryOptions {
   /** `auto` (default): synchronously up to SYNC_LOAD_MAX cases, else in the background. */
   load?: 'auto' | 'sync' | 'background';
+  /** Positions per block of the counts and bounds along a permutation (BLOCK; tests take small ones). */
+  block?: number;
 }
 
 export interface CaseMemory {
@@ -128,8 +134,14 @@ class Table {
   writer: PageWriter | null | undefined;
   /** The alive slots where two columns are the same, per pair a `sameas` list compared. */
   sames = new SameCounts();
+  /** Per permutation, the bounds of other columns' values in its blocks (made on first use). */
+  zoneBounds = new Map<Permutation, Map<MemoryColumn, ZoneBounds>>();
 
-  constructor(fields: FieldSource[], sorted: string[]) {
+  constructor(
+    fields: FieldSource[],
+    sorted: string[],
+    readonly block: number,
+  ) {
     for (const f of fields) this.columns.set(f.field, makeColumn(f.field, f.type, 0));
     this.customer = makeColumn('customerOrg', 'string', 0) as DictColumn;
     this.id = this.columns.get('id') as DictColumn;
@@ -219,18 +231,38 @@ class Table {
   takeOut(p: Permutation, slot: number): void {
     const at = removeFromPermutation(this.order, p, slot);
     for (const scoped of this.scopes.values()) scoped.stretchCounts.get(p)?.removed(at, scoped.bits[slot]);
+    for (const bounds of this.zoneBounds.get(p)?.values() ?? []) bounds.removed(at);
   }
 
   /** Put a slot into a permutation, after its values and scopes are written. */
   putIn(p: Permutation, slot: number): void {
     const at = insertIntoPermutation(this.order, p, slot);
     for (const scoped of this.scopes.values()) scoped.stretchCounts.get(p)?.inserted(at, scoped.bits[slot]);
+    for (const bounds of this.zoneBounds.get(p)?.values() ?? []) bounds.inserted(at);
+  }
+
+  /** A slot's values were written in place, in the permutations it was not taken out of: their bounds hold them. */
+  rebound(slot: number, moved: readonly Permutation[]): void {
+    for (const [p, byColumn] of this.zoneBounds) {
+      if (moved.includes(p)) continue;
+      const at = positionOf(this.order, p, slot);
+      for (const bounds of byColumn.values()) bounds.changed(at, slot);
+    }
+  }
+
+  /** The bounds of `column` along a permutation, made on first use. */
+  zoneBoundsOf(p: Permutation, column: MemoryColumn): ZoneBounds {
+    let byColumn = this.zoneBounds.get(p);
+    if (!byColumn) this.zoneBounds.set(p, (byColumn = new Map()));
+    let bounds = byColumn.get(column);
+    if (!bounds) byColumn.set(column, (bounds = new ZoneBounds(p, column, this.block)));
+    return bounds;
   }
 
   /** The scope's block counts along a permutation, made on first use. */
   stretchCountsOf(scoped: ScopeMask, p: Permutation): StretchCounts {
     let counts = scoped.stretchCounts.get(p);
-    if (!counts) scoped.stretchCounts.set(p, (counts = new StretchCounts(p, () => scoped.bits)));
+    if (!counts) scoped.stretchCounts.set(p, (counts = new StretchCounts(p, () => scoped.bits, this.block)));
     return counts;
   }
 }
@@ -241,18 +273,104 @@ class Table {
  * stretch's length and the scope's share of the slots before the counts are made (on a scope's first such list), so a
  * list that will not use them does not make them.
  */
-function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: FilterClause, query: ListQuery): (CountedStretch & { budget: number }) | undefined {
+function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: FilterClause, query: ListQuery, zoned?: ZonedWalk): (CountedStretch & { budget: number; zoned?: ZonedWalk }) | undefined {
   if (answer.stretches.length !== 1) return undefined;
   const column = t.columns.get(one.field)!;
   const { from, to } = answer.stretches[0];
-  const selected = answer.negated ? answer.permutation.length - (to - from) : to - from;
   const bySelf = !answer.negated && query.sort.length === 1 && query.sort[0].field === one.field;
-  const walked = (total: number) => expectedWalk(query, total, bySelf ? to - from : t.aliveCount);
+  const walked = (total: number) => Math.min(expectedWalk(query, total, bySelf ? to - from : t.aliveCount), zoned?.walk(total) ?? Infinity);
   const test = stretchTest(answer.permutation, column, from, to, permComparator(t.order, answer.permutation));
-  const limit = t.size * COUNTED_WALK_SHARE[test.byValue ? 'byValue' : 'byComparator'];
-  if (walked((selected * scoped.count) / Math.max(t.aliveCount, 1)) > limit) return undefined;
+  const zonedLimit = t.size * COUNTED_WALK_SHARE.zoned;
+  const limit = test.byValue && zoned && zoned.walk(expectedTotal(answer, scoped, t)) <= zonedLimit ? zonedLimit : t.size * COUNTED_WALK_SHARE[test.byValue ? 'byValue' : 'byComparator'];
+  if (walked(expectedTotal(answer, scoped, t)) > limit) return undefined;
   const counted = countStretch(answer, test, t.stretchCountsOf(scoped, answer.permutation), scoped.bits);
-  return walked(counted.total) > limit ? undefined : { ...counted, budget: limit };
+  return walked(counted.total) > limit ? undefined : { ...counted, budget: limit, zoned };
+}
+
+/** A page's walk along the sort key's permutation skipping blocks (zone-walk.ts), and the slots it tests at most. */
+interface ZonedWalk {
+  /** Slots the walk tests at most for `total` matches (a block's scan for nulls counted at 1/SCAN_COST a slot). */
+  walk(total: number): number;
+  /** The blocks, their matches counted from the scope's block counts along that permutation or scanned (`spend`: the slots scanned). */
+  zones(spend: (slots: number) => void): Zones;
+}
+
+/** A scan of a block's slots for nulls costs about this share of a slot tested by a walk. */
+const SCAN_COST = 4;
+
+/**
+ * One clause of one stretch, a page sorted by another field: the blocks of that field's permutation where no value,
+ * or every non-null value, is in the stretch, from the bounds of the clause's column there (zone-bounds.ts). Such a
+ * block's matches are its in-scope slots (from the scope's block counts) or, when it may hold a null, a scan of them.
+ * The walk tests the blocks of some matches at most, and the part of a block the page takes.
+ */
+function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: FilterClause, query: ListQuery): ZonedWalk | undefined {
+  if (answer.stretches.length !== 1 || query.sort.length !== 1) return undefined;
+  const along = t.permutations.get(query.sort[0].field);
+  const column = t.columns.get(one.field)!;
+  if (!along || along === answer.permutation || (column.kind === 'dict' && !(column.type === 'string' && column.allStrings))) return undefined;
+  const { from, to } = answer.stretches[0];
+  if (to <= from) return undefined;
+  const bounds = t.zoneBoundsOf(along, column);
+  const { block } = t;
+  const blocks = Math.ceil(along.length / block);
+  const raw = bounds.kinds(answer.permutation.slots[from], answer.permutation.slots[to - 1], blocks);
+  if (!raw) return undefined;
+  const { negated } = answer;
+  const kinds = new Uint8Array(blocks);
+  let some = 0;
+  let scanned = 0;
+  for (let k = 0; k < blocks; k++) {
+    // a null is in no stretch: the matches of a block whose values are all inside are its non-nulls (its nulls, negated)
+    const scan = raw[k] === IN && bounds.mayHoldNull(k);
+    kinds[k] = raw[k] === MIXED ? SOME : negated ? (raw[k] === OUT || scan ? COUNTED : NONE) : raw[k] === IN ? COUNTED : NONE;
+    some += kinds[k] === SOME ? 1 : 0;
+    scanned += scan ? 1 : 0;
+  }
+  const offset = (query.page.number - 1) * query.page.size;
+  const ownBlock = 2 * block + (query.page.size * t.aliveCount) / Math.max(scoped.count, 1);
+  return {
+    walk: (total) => some * block + ownBlock + (Math.max(0, Math.min(offset + query.page.size, total - offset)) / Math.max(total, 1)) * ((scanned * block) / SCAN_COST),
+    zones: (spend) => {
+      const counts = t.stretchCountsOf(scoped, along);
+      const matches = (k: number) => {
+        const lo = k * block;
+        const hi = Math.min(lo + block, along.length);
+        if (raw[k] === OUT || !bounds.mayHoldNull(k)) return counts.count(lo, hi);
+        spend((hi - lo) / SCAN_COST);
+        return scanNulls(along, lo, hi, scoped.bits, column, negated ? 1 : 0);
+      };
+      return { block, kinds, matches };
+    },
+  };
+}
+
+/** The matches of a one-stretch answer if the scope's slots spread evenly along its permutation. */
+function expectedTotal(answer: StretchAnswer, scoped: ScopeMask, t: Table): number {
+  const { from, to } = answer.stretches[0];
+  const selected = answer.negated ? answer.permutation.length - (to - from) : to - from;
+  return (selected * scoped.count) / Math.max(t.aliveCount, 1);
+}
+
+/** In-scope slots at positions [from, to) of `p` whose value in `column` is null (`nulls` 1) or not (0). */
+function scanNulls(p: Permutation, from: number, to: number, bits: Uint8Array, column: MemoryColumn, nulls: number): number {
+  const { slots } = p;
+  const flip = nulls ^ 1;
+  let n = 0;
+  if (column.kind === 'number') {
+    const v = column.values;
+    for (let i = from; i < to; i++) {
+      const s = slots[i];
+      n += bits[s] & ((v[s] !== v[s] ? 1 : 0) ^ flip);
+    }
+  } else {
+    const { codes } = column;
+    for (let i = from; i < to; i++) {
+      const s = slots[i];
+      n += bits[s] & ((codes[s] === 0 ? 1 : 0) ^ flip);
+    }
+  }
+  return n;
 }
 
 /**
@@ -324,7 +442,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
   const tables = new Map<string, Table>();
   const tableOf = (env: string) => {
     let t = tables.get(env);
-    if (!t) tables.set(env, (t = new Table(fields, sorted)));
+    if (!t) tables.set(env, (t = new Table(fields, sorted, options.block ?? BLOCK)));
     return t;
   };
   let filled = false;
@@ -551,6 +669,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       t.unscope(slot);
       store(t, slot, encoded);
       t.rescope(slot, changed);
+      t.rebound(slot, changed);
       for (const p of changed) t.putIn(p, slot);
       return;
     }
@@ -637,10 +756,14 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const counted = one && (sameCounted(one, ctx, { alive: { bits: t.alive, count: t.aliveCount, sames: t.sames }, scope: scoped, scopes: t.scopes.values() }, mask) ?? scoped.counts.answer(one, ctx, scoped.bits, scoped.count));
       // one clause that selects stretches of its field's permutation: the mask marked and counted from those
       const answer = one && !counted ? stretchAnswer(one, ctx) : undefined;
-      const marked = answer && markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched);
+      // one stretch, a page sorted by another field along which the matches lie together: walked skipping blocks,
+      // rather than the stretch visited when that is longer
+      const zoned = answer && zonedWalk(t, scoped, answer, one!, query);
+      const zonedFirst = zoned && ((walk) => walk < visitedSide(answer) && walk <= t.size * COUNTED_WALK_SHARE.zoned)(zoned.walk(expectedTotal(answer, scoped, t)));
+      const marked = answer && !zonedFirst ? markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched) : undefined;
       // one stretch, both sides too long to visit: counted from the scope's blocks of the permutation when the page's
       // walk is short
-      const spanned = answer && !marked ? blockCounted(t, scoped, answer, one!, query) : undefined;
+      const spanned = answer && !marked ? blockCounted(t, scoped, answer, one!, query, zoned) : undefined;
       const within = marked?.within ?? spanned?.within;
       if (within) stretches.set(one!.field, within);
       /** The mask of the matches: the scope's, then one pass per clause. */
@@ -664,7 +787,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         }
         return (gathered ??= t.matched.subarray(0, collect(mask, t.matched, size)));
       };
-      const page = (keep: (s: number) => boolean, byMask: boolean) =>
+      const page = (keep: (s: number) => boolean, byMask: boolean, zones?: Zones) =>
         pageSlots({
           ctx: t.order,
           permutation: (field) => t.permutations.get(field),
@@ -672,6 +795,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
           mask: byMask ? mask : undefined,
           slots: size,
           stretch: (field) => stretches.get(field),
+          zones: (field) => (field === query.sort[0]?.field ? zones : undefined),
           integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
           matched,
           total,
@@ -697,11 +821,18 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         // walk through the mask (a few times cheaper per slot)
         let { budget } = budgeted;
         const { keep } = budgeted;
+        const spend = (n: number) => {
+          if ((budget -= n) < 0) throw WALK_SPENT;
+        };
         try {
-          slots = page((s) => {
-            if (--budget < 0) throw WALK_SPENT;
-            return keep(s);
-          }, false);
+          slots = page(
+            (s) => {
+              if (--budget < 0) throw WALK_SPENT;
+              return keep(s);
+            },
+            false,
+            spanned?.zoned?.zones(spend),
+          );
         } catch (error) {
           if (error !== WALK_SPENT) throw error;
           slots = byMask();

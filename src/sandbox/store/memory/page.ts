@@ -12,6 +12,8 @@ import type { MemoryColumn } from './columns.ts';
 import type { Bucket, OrderContext, Permutation, Stretch } from './order.ts';
 import { compareOn, sameOn, slotComparator, walk, walkBack, walkMask } from './order.ts';
 import { sortRange } from './sort-range.ts';
+import { zoneWalk } from './zone-walk.ts';
+import type { Zones } from './zone-walk.ts';
 
 /** A comparison costs about this many slots walked (measured at 100k). */
 const COMPARE_COST = 4;
@@ -39,6 +41,8 @@ export interface PageInput {
   integerCounts?(field: string): { values: Int32Array; nulls: number } | undefined;
   /** Positions of the field's permutation that hold every match (a range or prefix on that field), if known. */
   stretch?(field: string): Stretch | undefined;
+  /** Blocks of the field's permutation where no slot, or every in-scope slot, matches (zone-walk.ts), if known. */
+  zones?(field: string): Zones | undefined;
   keys: SortKey[];
   offset: number;
   size: number;
@@ -67,6 +71,8 @@ function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean,
   const p = input.permutation(key.field)!;
   const back = count - from < to;
   const [skip, end] = back ? [count - to, count - from] : [from, to];
+  const zones = keep === input.keep && !bucket && !within ? input.zones?.(key.field) : undefined;
+  if (zones) return zoneWalk(p, input.ctx.column(key.field), key.descending, back, keep, skip, end, zones);
   // `keep` is the mask's read, or a bucket's test (its slots in the mask): both walked in walkMask's own loops
   if ((keep === input.keep || bucket) && input.mask) {
     const out = walkMask(p, input.ctx.column(key.field), key.descending, back, input.mask, skip, end, within, bucket);

@@ -167,6 +167,12 @@ function complementOf(stretches: Stretch[], length: number): Stretch[] {
 
 const lengthOf = (stretches: Stretch[]) => stretches.reduce((n, s) => n + s.to - s.from, 0);
 
+/** The positions markStretches visits for an answer: its stretches, or the rest when that is shorter. */
+export function visitedSide(answer: StretchAnswer): number {
+  const selected = lengthOf(answer.stretches);
+  return Math.min(selected, answer.permutation.length - selected);
+}
+
 export interface MarkedStretches {
   total: number;
   /** The matching slots (written into the `matched` given), when the matches' positions were the side visited. */

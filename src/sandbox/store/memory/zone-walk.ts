@@ -1,0 +1,68 @@
+// A page's walk along a permutation that skips whole blocks of positions (decision D-84): a block where no slot can
+// match (zone-bounds.ts) is passed over, and one whose matches are counted without testing each slot is passed over
+// counting them, while the matches before the page are more than it holds. The other blocks, and the one the page
+// starts in, are walked slot by slot as `walk` and `walkBack` do, so the page is the same.
+import type { MemoryColumn } from './columns.ts';
+import { sameOn, walk, walkBack } from './order.ts';
+import type { Permutation } from './order.ts';
+
+/** A block's matches: none, counted by `matches`, or some (each slot tested). */
+export const NONE = 0;
+export const COUNTED = 1;
+export const SOME = 2;
+
+export interface Zones {
+  /** Positions per block. */
+  block: number;
+  /** NONE, COUNTED or SOME per block of the walked permutation. */
+  kinds: Uint8Array;
+  /** The matches of a COUNTED block. */
+  matches(k: number): number;
+}
+
+/**
+ * The matches [skip, stop) in the order of `walk` (`back`: of `walkBack`), as `walked` in page.ts finds them. A
+ * descending walk visits a run of equal values forwards, so blocks are joined into segments across a boundary
+ * inside a run: segments then end where values change, and are visited whole in the walk's order.
+ */
+export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boolean, back: boolean, keep: (slot: number) => boolean, skip: number, stop: number, zones: Zones): number[] {
+  const { slots, length } = p;
+  const { block, kinds } = zones;
+  const out: number[] = [];
+  let seen = 0;
+  const visit = (slot: number) => {
+    if (!keep(slot)) return true;
+    if (seen++ >= skip) out.push(slot);
+    return seen < stop;
+  };
+  const inRun = (x: number) => x > 0 && x < length && sameOn(column, slots[x - 1], slots[x]);
+  const kindOf = (k: number) => (k < kinds.length ? kinds[k] : SOME);
+  // segments in the order of the positions the walk takes them in: ascending for walk ascending and walkBack descending
+  const ascending = descending === back;
+  const blocks = Math.ceil(length / block);
+  for (let k = ascending ? 0 : blocks - 1; ascending ? k < blocks : k >= 0; ) {
+    let from = k * block;
+    let to = Math.min(from + block, length);
+    let kind = kindOf(k);
+    k += ascending ? 1 : -1;
+    // a run of equal values across the segment's far end joins the next block to it
+    while (ascending ? inRun(to) : inRun(from)) {
+      if (kindOf(k) !== kind) kind = SOME;
+      if (ascending) to = Math.min(to + block, length);
+      else from -= block;
+      k += ascending ? 1 : -1;
+    }
+    if (kind === NONE) continue;
+    if (kind === COUNTED) {
+      let n = 0;
+      for (let b = Math.floor(from / block); b * block < to; b++) n += zones.matches(b);
+      if (seen + n <= skip) {
+        seen += n;
+        continue;
+      }
+    }
+    (back ? walkBack : walk)(p, column, descending, visit, { from, to });
+    if (seen >= stop) break;
+  }
+  return back ? out.reverse() : out;
+}
