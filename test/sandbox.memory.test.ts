@@ -443,9 +443,10 @@ describe('memory column engine on 10k cases (D-84)', () => {
   });
 });
 
-describe('memory column engine: pages walked skipping blocks of a field that grows with the walked one (D-84)', () => {
+describe('memory column engine: pages walked skipping blocks, by the bounds of a field that grows with the walked one or by counts per code (D-84)', () => {
   // cases made in id order over time: the description starts with its date, the incident number grows, createdAt has
-  // ties (runs of equal values across block boundaries); blocks of 32 positions, so 8k cases make 250 of them
+  // ties (runs of equal values across block boundaries); contacts, contracts and watch lists of a few values; blocks
+  // of 32 positions, so 8k cases make 250 of them
   const cases: typeof model = new Map();
   const zoneFile = join(dir, 'zones.db');
   let zoneStore: Storage;
@@ -461,8 +462,8 @@ describe('memory column engine: pages walked skipping blocks of a field that gro
       description: random() < 0.3 ? null : `Reported ${createdAt.slice(0, 10)}. ${pick(WORDS)}`,
       status: pick([1, 3, 6, 10, 18]),
       priority: pick([1, 2, 3, 4]),
-      contact: pick(EMAILS),
-      watchList: [],
+      contact: random() < 0.1 ? null : pick(EMAILS),
+      watchList: EMAILS.filter(() => random() < 0.3),
       incident: random() < 0.6 ? null : `INC${String(n).padStart(7, '0')}`,
       createdAt,
       created: createdAt,
@@ -488,7 +489,10 @@ describe('memory column engine: pages walked skipping blocks of a field that gro
   });
   afterAll(() => zoneStore?.close());
 
-  /** Ranges on the growing fields, sorted by id and createdAt both ways, at pages from the start to the end. */
+  /**
+   * Ranges on the growing fields, and clauses counted per value of the few-valued ones (their pages skip blocks by
+   * counts per code), sorted by id and createdAt both ways, at pages from the start to the end.
+   */
   function check(): number {
     let checked = 0;
     const rows = [...cases.values()].map((m) => m.record);
@@ -505,11 +509,28 @@ describe('memory column engine: pages walked skipping blocks of a field that gro
         }
       }
     }
+    const few = [
+      `filter[contact][eq]=${EMAILS[1]}`,
+      `filter[contact][ne]=${EMAILS[0]}`,
+      'filter[contact][null]',
+      `filter[contact][lt]=${EMAILS[2]}`,
+      'filter[contract][in]=CT0000101,CT0000102',
+      'filter[contract][notBetween]=CT0000101,CT0000101',
+      `filter[watchList][contains]=${EMAILS[2]}`,
+    ];
+    for (const filter of few) {
+      for (const sort of ['id', '-id', 'createdAt', '-createdAt']) {
+        for (const page of ['page[size]=50&page[number]=1', 'page[size]=7&page[number]=40', 'page[size]=50&page[number]=12', 'page[size]=200&page[number]=4']) {
+          if (agreesOn(`${filter}&sort=${sort}&${page}`, zoneStore, pick(scopes), cases)) checked++;
+        }
+      }
+    }
     return checked;
   }
+  const CHECKS = (4 * 6 + 1 + 7) * 4 * 4;
 
-  it('answers ranges like the evaluator', () => {
-    expect(check()).toBe((4 * 6 + 1) * 4 * 4);
+  it('answers ranges and clauses on few-valued fields like the evaluator', () => {
+    expect(check()).toBe(CHECKS);
   });
 
   it('stays exact after writes that move slots across blocks, widen them in place, and remove them', () => {
@@ -523,8 +544,13 @@ describe('memory column engine: pages walked skipping blocks of a field that gro
       for (let i = 0; i < 40; i++) {
         const m = cases.get(pick(ids()))!;
         const far = caseAt(Math.floor(random() * made), m.record.id).record;
-        // a value from far along the walk written in place (its block widens), or the case moved in createdAt order
-        const changes: Record<string, unknown> = random() < 0.5 ? { description: far.description, incident: far.incident, updatedAt: far.updatedAt } : { createdAt: far.createdAt };
+        // a value from far along the walk written in place (its block widens), the case moved in createdAt order, or
+        // its few-valued fields changed (a contract: it may leave or join the partner's scope)
+        const r = random();
+        const changes: Record<string, unknown> =
+          r < 0.4 ? { description: far.description, incident: far.incident, updatedAt: far.updatedAt }
+          : r < 0.7 ? { createdAt: far.createdAt }
+          : { contact: far.contact, contract: far.contract, watchList: far.watchList, ...(random() < 0.3 ? { createdAt: far.createdAt } : {}) };
         zoneStore.update('cases', 'sandbox', m.record.id, changes);
         Object.assign(m.record, changes);
       }
@@ -533,7 +559,7 @@ describe('memory column engine: pages walked skipping blocks of a field that gro
         zoneStore.remove('cases', 'sandbox', victim);
         cases.delete(victim);
       }
-      expect(check()).toBe((4 * 6 + 1) * 4 * 4);
+      expect(check()).toBe(CHECKS);
     }
   });
 });

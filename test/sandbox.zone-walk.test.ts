@@ -163,7 +163,7 @@ describe('zoneWalk', () => {
             });
             if (back) expected.reverse();
             tested = 0;
-            const got = zoneWalk(p, column, descending, back, counting, skip, stop, { block, kinds, matches: truth });
+            const got = zoneWalk(p, column, descending, back, counting, skip, stop, { block, kinds, matches: truth, cost: 0 });
             expect(got, `n ${n} descending ${descending} back ${back} skip ${skip} stop ${stop}`).toEqual(expected);
             expect(tested).toBeLessThanOrEqual(n);
             compared++;
@@ -185,12 +185,12 @@ describe('zoneWalk', () => {
       return s >= 30;
     };
     const kinds = Uint8Array.from([NONE, NONE, NONE, SOME]);
-    expect(zoneWalk(p, column, false, false, keep, 2, 5, { block: 10, kinds, matches: () => 0 })).toEqual([32, 33, 34]);
+    expect(zoneWalk(p, column, false, false, keep, 2, 5, { block: 10, kinds, matches: () => 0, cost: 0 })).toEqual([32, 33, 34]);
     expect(Math.min(...tested)).toBe(30);
     // counted: the first two blocks hold 10 matches each, the page starts in the third
     const counted = Uint8Array.from([COUNTED, COUNTED, SOME, SOME]);
     tested.length = 0;
-    expect(zoneWalk(p, column, false, false, (s) => (tested.push(s), true), 21, 23, { block: 10, kinds: counted, matches: () => 10 })).toEqual([21, 22]);
+    expect(zoneWalk(p, column, false, false, (s) => (tested.push(s), true), 21, 23, { block: 10, kinds: counted, matches: () => 10, cost: 0 })).toEqual([21, 22]);
     expect(Math.min(...tested)).toBe(20);
   });
 });

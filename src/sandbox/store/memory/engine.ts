@@ -26,10 +26,12 @@ import { pageSlots } from './page.ts';
 import { pageWriter, writesBack } from './record-json.ts';
 import type { PageWriter } from './record-json.ts';
 import { ScopeCounts } from './scope-counts.ts';
+import type { CountedClause } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
 import { countStretch, markStretches, stretchAnswer, stretchTest, visitedSide } from './stretch-answer.ts';
 import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { BLOCK, StretchCounts } from './stretch-counts.ts';
+import { CodeBlockCounts } from './code-block-counts.ts';
 import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
 import { COUNTED, NONE, SOME } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
@@ -98,6 +100,8 @@ interface ScopeMask {
   stretchCounts: Map<Permutation, StretchCounts>;
   /** Its slots where two columns are the same, per pair a `sameas` list compared (made on first use). */
   sames: SameCounts;
+  /** Its slots per code of a few-valued column per block of a permutation's positions (made on first use). */
+  codeBlocks: Map<Permutation, Map<DictColumn, CodeBlockCounts>>;
 }
 
 interface FieldSource {
@@ -188,21 +192,36 @@ class Table {
       }
       const bits = new Uint8Array(this.capacity);
       fillScopeMask(bits, this.alive, inScope, column.codes, this.size);
-      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size), stretchCounts: new Map(), sames: new SameCounts() };
+      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size), stretchCounts: new Map(), sames: new SameCounts(), codeBlocks: new Map() };
       if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
     }
     this.scopes.set(key, scoped);
     return scoped;
   }
 
-  /** A slot is about to be written (values, alive): its values leave the table's counts and those of its scopes. */
-  unscope(slot: number): void {
+  /**
+   * A slot is about to be written (values, alive): its values leave the table's counts and those of its scopes.
+   * `moved`: as for rescope.
+   */
+  unscope(slot: number, moved: readonly Permutation[] | null): void {
     if (this.alive[slot] === 1) this.sames.leave(slot);
+    const at = this.positions(slot);
     for (const scoped of this.scopes.values()) {
       if (scoped.bits[slot] === 0) continue;
       scoped.counts.leave(slot);
       scoped.sames.leave(slot);
+      for (const [p, byColumn] of scoped.codeBlocks) if (moved && !moved.includes(p)) for (const counts of byColumn.values()) counts.changed(at(p), slot, -1);
     }
+  }
+
+  /** The slot's position in a permutation it was not taken out of (found once per write and permutation). */
+  private positions(slot: number): (p: Permutation) => number {
+    const found = new Map<Permutation, number>();
+    return (p) => {
+      let at = found.get(p);
+      if (at === undefined) found.set(p, (at = positionOf(this.order, p, slot)));
+      return at;
+    };
   }
 
   /**
@@ -212,6 +231,7 @@ class Table {
    */
   rescope(slot: number, moved: readonly Permutation[] | null): void {
     if (this.alive[slot] === 1) this.sames.enter(slot);
+    const at = this.positions(slot);
     for (const scoped of this.scopes.values()) {
       const { column, values, bits } = scoped;
       const value = column.dict[column.codes[slot]];
@@ -222,22 +242,29 @@ class Table {
       if (bit === 1) {
         scoped.counts.enter(slot);
         scoped.sames.enter(slot);
+        for (const [p, byColumn] of scoped.codeBlocks) if (moved && !moved.includes(p)) for (const counts of byColumn.values()) counts.changed(at(p), slot, 1);
       }
-      if (delta !== 0 && moved) for (const [p, counts] of scoped.stretchCounts) if (!moved.includes(p)) counts.changed(positionOf(this.order, p, slot), delta);
+      if (delta !== 0 && moved) for (const [p, counts] of scoped.stretchCounts) if (!moved.includes(p)) counts.changed(at(p), delta);
     }
   }
 
   /** Take a slot out of a permutation, before its values change (the scopes' block counts follow). */
   takeOut(p: Permutation, slot: number): void {
     const at = removeFromPermutation(this.order, p, slot);
-    for (const scoped of this.scopes.values()) scoped.stretchCounts.get(p)?.removed(at, scoped.bits[slot]);
+    for (const scoped of this.scopes.values()) {
+      scoped.stretchCounts.get(p)?.removed(at, scoped.bits[slot]);
+      for (const counts of scoped.codeBlocks.get(p)?.values() ?? []) counts.removed(at, slot, scoped.bits[slot]);
+    }
     for (const bounds of this.zoneBounds.get(p)?.values() ?? []) bounds.removed(at);
   }
 
   /** Put a slot into a permutation, after its values and scopes are written. */
   putIn(p: Permutation, slot: number): void {
     const at = insertIntoPermutation(this.order, p, slot);
-    for (const scoped of this.scopes.values()) scoped.stretchCounts.get(p)?.inserted(at, scoped.bits[slot]);
+    for (const scoped of this.scopes.values()) {
+      scoped.stretchCounts.get(p)?.inserted(at, scoped.bits[slot]);
+      for (const counts of scoped.codeBlocks.get(p)?.values() ?? []) counts.inserted(at, slot);
+    }
     for (const bounds of this.zoneBounds.get(p)?.values() ?? []) bounds.inserted(at);
   }
 
@@ -248,6 +275,17 @@ class Table {
       const at = positionOf(this.order, p, slot);
       for (const bounds of byColumn.values()) bounds.changed(at, slot);
     }
+  }
+
+  /** The scope's counts per code of `column` per block of a permutation, made on first use; undefined once broken. */
+  codeBlocksOf(scoped: ScopeMask, p: Permutation, column: DictColumn): CodeBlockCounts | undefined {
+    let byColumn = scoped.codeBlocks.get(p);
+    if (!byColumn) scoped.codeBlocks.set(p, (byColumn = new Map()));
+    let counts = byColumn.get(column);
+    if (!counts) byColumn.set(column, (counts = new CodeBlockCounts(p, column, () => scoped.bits, this.block)));
+    if (!counts.broken) return counts;
+    byColumn.delete(column);
+    return undefined;
   }
 
   /** The bounds of `column` along a permutation, made on first use. */
@@ -291,8 +329,35 @@ function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: F
 interface ZonedWalk {
   /** Slots the walk tests at most for `total` matches (a block's scan for nulls counted at 1/SCAN_COST a slot). */
   walk(total: number): number;
-  /** The blocks, their matches counted from the scope's block counts along that permutation or scanned (`spend`: the slots scanned). */
-  zones(spend: (slots: number) => void): Zones;
+  /**
+   * The blocks, their matches counted from the scope's block counts along that permutation or scanned (`spend`: the
+   * slots scanned), for `total` matches.
+   */
+  zones(spend: (slots: number) => void, total: number): Zones;
+}
+
+/** Columns of at most this many codes are counted per code and block along a permutation, when a list walks it. */
+const CODE_BLOCK_CODES = 64;
+
+/**
+ * One clause counted per value of a few-valued dictionary column (scope-counts.ts), a page sorted by one field: each
+ * block of that field's permutation counted from the scope's counts per code there, so the walk skips the blocks
+ * before the page and tests the slots of about one block and the page's own.
+ */
+function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
+  const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
+  const codes = counted.codes;
+  if (!along || !codes || codes.column.dict.length > CODE_BLOCK_CODES) return undefined;
+  const counts = t.codeBlocksOf(scoped, along, codes.column);
+  if (!counts) return undefined;
+  const blocks = Math.ceil(along.length / t.block);
+  const matches = new Int32Array(blocks);
+  const kinds = new Uint8Array(blocks);
+  for (let k = 0; k < blocks; k++) {
+    matches[k] = counts.matches(k, codes.ok);
+    kinds[k] = matches[k] > 0 ? COUNTED : NONE;
+  }
+  return { block: t.block, kinds, matches: (k) => matches[k], cost: 2 * t.block + (query.page.size * t.aliveCount) / Math.max(counted.total, 1) };
 }
 
 /** A scan of a block's slots for nulls costs about this share of a slot tested by a walk. */
@@ -329,9 +394,10 @@ function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: Filt
   }
   const offset = (query.page.number - 1) * query.page.size;
   const ownBlock = 2 * block + (query.page.size * t.aliveCount) / Math.max(scoped.count, 1);
+  const walk = (total: number) => some * block + ownBlock + (Math.max(0, Math.min(offset + query.page.size, total - offset)) / Math.max(total, 1)) * ((scanned * block) / SCAN_COST);
   return {
-    walk: (total) => some * block + ownBlock + (Math.max(0, Math.min(offset + query.page.size, total - offset)) / Math.max(total, 1)) * ((scanned * block) / SCAN_COST),
-    zones: (spend) => {
+    walk,
+    zones: (spend, total) => {
       const counts = t.stretchCountsOf(scoped, along);
       const matches = (k: number) => {
         const lo = k * block;
@@ -340,7 +406,7 @@ function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: Filt
         spend((hi - lo) / SCAN_COST);
         return scanNulls(along, lo, hi, scoped.bits, column, negated ? 1 : 0);
       };
-      return { block, kinds, matches };
+      return { block, kinds, matches, cost: walk(total) };
     },
   };
 }
@@ -650,7 +716,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     if (!row) {
       if (slot === undefined) return;
       for (const p of t.permutations.values()) t.takeOut(p, slot);
-      t.unscope(slot);
+      t.unscope(slot, null);
       t.alive[slot] = 0;
       t.aliveCount--;
       t.rescope(slot, null);
@@ -666,7 +732,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       // out of a permutation while the old value is still there, back in with the new one
       const changed = changedPermutations(t, slot, encoded);
       for (const p of changed) t.takeOut(p, slot);
-      t.unscope(slot);
+      t.unscope(slot, changed);
       store(t, slot, encoded);
       t.rescope(slot, changed);
       t.rebound(slot, changed);
@@ -813,7 +879,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       // `sameas` counted per scope)
       const budgeted = spanned ?? (counted?.walkShare !== undefined ? { keep: counted.keep, budget: t.size * counted.walkShare } : undefined);
       let slots: number[];
-      if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked);
+      if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked, counted && !counted.walkShare ? codeZones(t, scoped, counted, query) : undefined);
       else if (!spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
       else {
         // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order
@@ -831,7 +897,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
               return keep(s);
             },
             false,
-            spanned?.zoned?.zones(spend),
+            spanned?.zoned?.zones(spend, total),
           );
         } catch (error) {
           if (error !== WALK_SPENT) throw error;

@@ -95,7 +95,8 @@ export function pageSlots(input: PageInput): number[] {
   const order: SortKey[] = keys.length > 0 ? keys : [{ field: 'id', descending: false, type: 'string' }];
   const canWalk = order.every((k) => input.permutation(k.field) !== undefined);
   const within = order.length === 1 ? input.stretch?.(order[0].field) : undefined;
-  if (!canWalk || sortCost(total) <= walkCost(input, offset, to, total, within)) return sortedSlice(input, input.matched(), order, offset, to);
+  const zones = order.length === 1 && !within ? input.zones?.(order[0].field) : undefined;
+  if (!canWalk || sortCost(total) <= Math.min(walkCost(input, offset, to, total, within), zones?.cost ?? Infinity)) return sortedSlice(input, input.matched(), order, offset, to);
   if (order.length === 1) return walked(input, order[0], input.keep, total, offset, to, within);
   return countedBuckets(input, order, offset, to) ?? bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
 }

@@ -31,6 +31,8 @@ export interface CountedClause {
    * may test at most this share of the slots with it, else the engine makes the pass and walks the mask.
    */
   walkShare?: number;
+  /** For a clause on a dictionary column: the codes that pass (1), so blocks of slots are counted per code. */
+  codes?: { column: DictColumn; ok: Uint8Array };
 }
 
 /** The in-scope slots holding null in a column whose values are not counted one by one. */
@@ -127,7 +129,7 @@ export class ScopeCounts {
       const n = Math.min(ok.length, counts.length); // codes past either were added later: counted 0, or not judged and not held
       for (let c = 0; c < n; c++) total += ok[c] * counts[c];
       const { codes } = column;
-      return { total, keep: (s) => (bits[s] & ok[codes[s]]) === 1, narrow: (mask, size) => keepCodes(mask, ok, codes, size) };
+      return { total, keep: (s) => (bits[s] & ok[codes[s]]) === 1, narrow: (mask, size) => keepCodes(mask, ok, codes, size), codes: { column, ok } };
     }
     const counts = this.integers.get(column);
     if (!counts || counts[OTHER_AT] > 0) return undefined;

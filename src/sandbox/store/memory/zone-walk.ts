@@ -18,6 +18,8 @@ export interface Zones {
   kinds: Uint8Array;
   /** The matches of a COUNTED block. */
   matches(k: number): number;
+  /** Slots the walk is expected to test (against the cost of sorting the matches). */
+  cost: number;
 }
 
 /**
