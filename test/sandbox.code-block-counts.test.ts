@@ -3,9 +3,9 @@
 // shift across block boundaries), codes written in place, slots joining and leaving the scope, codes added past the
 // first width, and a column that stops being few-valued.
 import { describe, expect, it } from 'vitest';
-import { CodeBlockCounts } from '../src/sandbox/store/memory/code-block-counts.ts';
+import { CodeBlockCounts, codeKey, nullKey } from '../src/sandbox/store/memory/code-block-counts.ts';
 import { makeColumn } from '../src/sandbox/store/memory/columns.ts';
-import type { DictColumn } from '../src/sandbox/store/memory/columns.ts';
+import type { DictColumn, NumberColumn } from '../src/sandbox/store/memory/columns.ts';
 import type { Permutation } from '../src/sandbox/store/memory/order.ts';
 
 function prng(seed: number): () => number {
@@ -41,7 +41,7 @@ describe('CodeBlockCounts', () => {
         p.length = order.length;
       };
       sync();
-      const counts = new CodeBlockCounts(p, column, () => bits, block);
+      const counts = new CodeBlockCounts(p, codeKey(column), column.dict.length, () => bits, block);
       let next = order.length;
       const check = () => {
         const ok = Uint8Array.from({ length: codes }, () => (random() < 0.4 ? 1 : 0));
@@ -100,11 +100,28 @@ describe('CodeBlockCounts', () => {
     const bits = Uint8Array.from([1, 1, 1, 1, 0, 0, 0, 0]);
     const p: Permutation = { field: 'f', type: 'string', slots: Uint32Array.from([0, 1, 2, 3, 0, 0, 0, 0]), length: 4 };
     column.codes.fill(1, 0, 4);
-    const counts = new CodeBlockCounts(p, column, () => bits, 2);
+    const counts = new CodeBlockCounts(p, codeKey(column), column.dict.length, () => bits, 2);
     expect(counts.matches(1, Uint8Array.from([0, 1]))).toBe(2);
     counts.changed(3, 3, -1);
     column.codes[3] = 5000;
     counts.changed(3, 3, 1);
     expect(counts.broken).toBe(true);
+  });
+
+  it('counts nulls and non-nulls per block, in number and dictionary columns', () => {
+    const numbers = makeColumn('n', 'datetime', 6) as NumberColumn;
+    numbers.values.set([1, NaN, 3, NaN, NaN, 6]);
+    const texts = makeColumn('t', 'string', 6) as DictColumn;
+    texts.dict.push('a');
+    texts.codes.set([1, 0, 0, 1, 0, 1]);
+    const bits = Uint8Array.from([1, 1, 1, 1, 0, 1]);
+    const p: Permutation = { field: 'f', type: 'string', slots: Uint32Array.from([0, 1, 2, 3, 4, 5]), length: 6 };
+    const NULLS = Uint8Array.from([1, 0]);
+    const NON_NULLS = Uint8Array.from([0, 1]);
+    const ofNumbers = new CodeBlockCounts(p, nullKey(numbers), 2, () => bits, 3);
+    const ofTexts = new CodeBlockCounts(p, nullKey(texts), 2, () => bits, 3);
+    // blocks [0, 1, 2] and [3, 4, 5]; slot 4 is out of scope
+    expect([ofNumbers.matches(0, NULLS), ofNumbers.matches(0, NON_NULLS), ofNumbers.matches(1, NULLS), ofNumbers.matches(1, NON_NULLS)]).toEqual([1, 2, 1, 1]);
+    expect([ofTexts.matches(0, NULLS), ofTexts.matches(0, NON_NULLS), ofTexts.matches(1, NULLS), ofTexts.matches(1, NON_NULLS)]).toEqual([2, 1, 0, 2]);
   });
 });

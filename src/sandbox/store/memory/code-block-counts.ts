@@ -1,18 +1,25 @@
-// How many of one account scope's slots hold each code of a few-valued dictionary column (a contact, a contract, a
-// watch list) in each block of another field's permutation (decision D-84). A list whose one clause is counted per
-// value (scope-counts.ts) walks its page along the sort key's permutation testing each slot; a deep page of a value
-// held by one case in eight walked most of a million slots at 1M (1-3 ms). With these counts the walk skips the
-// blocks before the page, summing the counts of the codes that pass (zone-walk.ts). Kept exact by every write as the
-// scope's block counts are (stretch-counts.ts): a slot moved in the permutation shifts one slot across each later
-// block boundary; a slot written in place, or joining or leaving the scope, changes its own block.
-import type { DictColumn } from './columns.ts';
+// How many of one account scope's slots hold each key of a column in each block of another field's permutation
+// (decision D-84), the key being a code of a few-valued dictionary column (a contact, a contract, a watch list) or
+// whether a value is null. A list whose one clause is counted per value (scope-counts.ts) walks its page along the
+// sort key's permutation testing each slot; a deep page of a value held by one case in eight walked most of a million
+// slots at 1M (1-3 ms). With these counts the walk skips the blocks before the page, summing the counts of the codes
+// that pass (zone-walk.ts); a range's walk counts the non-nulls of a block whose values are all in it. Kept exact by
+// every write as the scope's block counts are (stretch-counts.ts): a slot moved in the permutation shifts one slot
+// across each later block boundary; a slot written in place, or joining or leaving the scope, changes its own block.
+import type { DictColumn, MemoryColumn } from './columns.ts';
 import type { Permutation } from './order.ts';
+
+/** The key of a slot: its code in a dictionary column. */
+export const codeKey = (column: DictColumn) => (slot: number) => column.codes[slot];
+
+/** The key of a slot: 0 for a null value in the column, else 1. */
+export const nullKey = (column: MemoryColumn) => (column.kind === 'number' ? (slot: number) => (column.values[slot] !== column.values[slot] ? 0 : 1) : (slot: number) => (column.codes[slot] === 0 ? 0 : 1));
 
 /** Codes beyond this stop the counts (the column is no longer few-valued): `broken`. */
 const MAX_CODES = 1024;
 
 export class CodeBlockCounts {
-  /** counts[k x width + code]: the in-scope slots of block k holding the code. */
+  /** counts[k x width + key]: the in-scope slots of block k whose key it is. */
   private counts: Int32Array;
   private width: number;
   /** A code past MAX_CODES was met: the counts are no longer kept. */
@@ -21,11 +28,12 @@ export class CodeBlockCounts {
   /** Counts along the permutation as it is now (`bits()`: 1 for a slot in the scope; replaced as the table grows). */
   constructor(
     private readonly p: Permutation,
-    private readonly column: DictColumn,
+    private readonly keyOf: (slot: number) => number,
+    keys: number,
     private readonly bits: () => Uint8Array,
     readonly block: number,
   ) {
-    this.width = Math.max(8, column.dict.length);
+    this.width = Math.max(2, keys);
     this.counts = new Int32Array(this.blocksFor(p.slots.length) * this.width);
     const { slots, length } = p;
     const b = bits();
@@ -36,9 +44,9 @@ export class CodeBlockCounts {
     return Math.ceil((positions + 1) / this.block);
   }
 
-  /** Block k gains (+1) or loses (-1) the slot's current code. */
+  /** Block k gains (+1) or loses (-1) the slot's current key. */
   private add(k: number, slot: number, delta: number): void {
-    const code = this.column.codes[slot];
+    const code = this.keyOf(slot);
     if (code >= this.width || (k + 1) * this.width > this.counts.length) this.grow(code, k);
     if (this.broken) return;
     this.counts[k * this.width + code] += delta;
@@ -57,7 +65,7 @@ export class CodeBlockCounts {
     this.width = width;
   }
 
-  /** The matches of block k: its in-scope slots whose code `ok` holds (1). */
+  /** The matches of block k: its in-scope slots whose key `ok` holds (1). */
   matches(k: number, ok: Uint8Array): number {
     const base = k * this.width;
     if (base >= this.counts.length) return 0;

@@ -31,7 +31,7 @@ import { sortNumbers, sortSlots } from './sort-slots.ts';
 import { countStretch, markStretches, stretchAnswer, stretchTest, visitedSide } from './stretch-answer.ts';
 import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { BLOCK, StretchCounts } from './stretch-counts.ts';
-import { CodeBlockCounts } from './code-block-counts.ts';
+import { CodeBlockCounts, codeKey, nullKey } from './code-block-counts.ts';
 import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
 import { COUNTED, NONE, SOME } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
@@ -100,8 +100,8 @@ interface ScopeMask {
   stretchCounts: Map<Permutation, StretchCounts>;
   /** Its slots where two columns are the same, per pair a `sameas` list compared (made on first use). */
   sames: SameCounts;
-  /** Its slots per code of a few-valued column per block of a permutation's positions (made on first use). */
-  codeBlocks: Map<Permutation, Map<DictColumn, CodeBlockCounts>>;
+  /** Its slots per code of a few-valued column, or per null and not, per block of a permutation's positions (made on first use). */
+  codeBlocks: Map<Permutation, Map<string, CodeBlockCounts>>;
 }
 
 interface FieldSource {
@@ -277,14 +277,21 @@ class Table {
     }
   }
 
-  /** The scope's counts per code of `column` per block of a permutation, made on first use; undefined once broken. */
-  codeBlocksOf(scoped: ScopeMask, p: Permutation, column: DictColumn): CodeBlockCounts | undefined {
-    let byColumn = scoped.codeBlocks.get(p);
-    if (!byColumn) scoped.codeBlocks.set(p, (byColumn = new Map()));
-    let counts = byColumn.get(column);
-    if (!counts) byColumn.set(column, (counts = new CodeBlockCounts(p, column, () => scoped.bits, this.block)));
+  /**
+   * The scope's counts per key of a column (`nulls`: null or not; else its codes) per block of a permutation, made on
+   * first use; undefined once broken.
+   */
+  codeBlocksOf(scoped: ScopeMask, p: Permutation, column: MemoryColumn, nulls: boolean): CodeBlockCounts | undefined {
+    let byKey = scoped.codeBlocks.get(p);
+    if (!byKey) scoped.codeBlocks.set(p, (byKey = new Map()));
+    const key = `${column.field}\u0000${nulls ? 'nulls' : 'codes'}`;
+    let counts = byKey.get(key);
+    if (!counts) {
+      const [keyOf, keys] = nulls || column.kind === 'number' ? [nullKey(column), 2] : [codeKey(column), column.dict.length];
+      byKey.set(key, (counts = new CodeBlockCounts(p, keyOf, keys, () => scoped.bits, this.block)));
+    }
     if (!counts.broken) return counts;
-    byColumn.delete(column);
+    byKey.delete(key);
     return undefined;
   }
 
@@ -316,10 +323,10 @@ function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: F
   const column = t.columns.get(one.field)!;
   const { from, to } = answer.stretches[0];
   const bySelf = !answer.negated && query.sort.length === 1 && query.sort[0].field === one.field;
-  const walked = (total: number) => Math.min(expectedWalk(query, total, bySelf ? to - from : t.aliveCount), zoned?.walk(total) ?? Infinity);
+  const walked = (total: number) => Math.min(expectedWalk(query, total, bySelf ? to - from : t.aliveCount), zoned?.walk() ?? Infinity);
   const test = stretchTest(answer.permutation, column, from, to, permComparator(t.order, answer.permutation));
   const zonedLimit = t.size * COUNTED_WALK_SHARE.zoned;
-  const limit = test.byValue && zoned && zoned.walk(expectedTotal(answer, scoped, t)) <= zonedLimit ? zonedLimit : t.size * COUNTED_WALK_SHARE[test.byValue ? 'byValue' : 'byComparator'];
+  const limit = test.byValue && zoned && zoned.walk() <= zonedLimit ? zonedLimit : t.size * COUNTED_WALK_SHARE[test.byValue ? 'byValue' : 'byComparator'];
   if (walked(expectedTotal(answer, scoped, t)) > limit) return undefined;
   const counted = countStretch(answer, test, t.stretchCountsOf(scoped, answer.permutation), scoped.bits);
   return walked(counted.total) > limit ? undefined : { ...counted, budget: limit, zoned };
@@ -327,47 +334,18 @@ function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: F
 
 /** A page's walk along the sort key's permutation skipping blocks (zone-walk.ts), and the slots it tests at most. */
 interface ZonedWalk {
-  /** Slots the walk tests at most for `total` matches (a block's scan for nulls counted at 1/SCAN_COST a slot). */
-  walk(total: number): number;
-  /**
-   * The blocks, their matches counted from the scope's block counts along that permutation or scanned (`spend`: the
-   * slots scanned), for `total` matches.
-   */
-  zones(spend: (slots: number) => void, total: number): Zones;
+  /** Slots the walk tests at most. */
+  walk(): number;
+  /** The blocks, their matches counted from the scope's counts along that permutation. */
+  zones(): Zones;
 }
-
-/** Columns of at most this many codes are counted per code and block along a permutation, when a list walks it. */
-const CODE_BLOCK_CODES = 64;
-
-/**
- * One clause counted per value of a few-valued dictionary column (scope-counts.ts), a page sorted by one field: each
- * block of that field's permutation counted from the scope's counts per code there, so the walk skips the blocks
- * before the page and tests the slots of about one block and the page's own.
- */
-function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
-  const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
-  const codes = counted.codes;
-  if (!along || !codes || codes.column.dict.length > CODE_BLOCK_CODES) return undefined;
-  const counts = t.codeBlocksOf(scoped, along, codes.column);
-  if (!counts) return undefined;
-  const blocks = Math.ceil(along.length / t.block);
-  const matches = new Int32Array(blocks);
-  const kinds = new Uint8Array(blocks);
-  for (let k = 0; k < blocks; k++) {
-    matches[k] = counts.matches(k, codes.ok);
-    kinds[k] = matches[k] > 0 ? COUNTED : NONE;
-  }
-  return { block: t.block, kinds, matches: (k) => matches[k], cost: 2 * t.block + (query.page.size * t.aliveCount) / Math.max(counted.total, 1) };
-}
-
-/** A scan of a block's slots for nulls costs about this share of a slot tested by a walk. */
-const SCAN_COST = 4;
 
 /**
  * One clause of one stretch, a page sorted by another field: the blocks of that field's permutation where no value,
  * or every non-null value, is in the stretch, from the bounds of the clause's column there (zone-bounds.ts). Such a
- * block's matches are its in-scope slots (from the scope's block counts) or, when it may hold a null, a scan of them.
- * The walk tests the blocks of some matches at most, and the part of a block the page takes.
+ * block's matches are its in-scope slots (the scope's block counts), or when it may hold a null its in-scope
+ * non-nulls (or nulls, negated) from the scope's counts of nulls per block (code-block-counts.ts). The walk tests the
+ * blocks of some matches at most, and the part of a block the page takes.
  */
 function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: FilterClause, query: ListQuery): ZonedWalk | undefined {
   if (answer.stretches.length !== 1 || query.sort.length !== 1) return undefined;
@@ -384,59 +362,65 @@ function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: Filt
   const { negated } = answer;
   const kinds = new Uint8Array(blocks);
   let some = 0;
-  let scanned = 0;
+  let nulls = false;
   for (let k = 0; k < blocks; k++) {
     // a null is in no stretch: the matches of a block whose values are all inside are its non-nulls (its nulls, negated)
-    const scan = raw[k] === IN && bounds.mayHoldNull(k);
-    kinds[k] = raw[k] === MIXED ? SOME : negated ? (raw[k] === OUT || scan ? COUNTED : NONE) : raw[k] === IN ? COUNTED : NONE;
+    const withNulls = raw[k] === IN && bounds.mayHoldNull(k);
+    kinds[k] = raw[k] === MIXED ? SOME : negated ? (raw[k] === OUT || withNulls ? COUNTED : NONE) : raw[k] === IN ? COUNTED : NONE;
     some += kinds[k] === SOME ? 1 : 0;
-    scanned += scan ? 1 : 0;
+    nulls ||= withNulls;
   }
-  const offset = (query.page.number - 1) * query.page.size;
-  const ownBlock = 2 * block + (query.page.size * t.aliveCount) / Math.max(scoped.count, 1);
-  const walk = (total: number) => some * block + ownBlock + (Math.max(0, Math.min(offset + query.page.size, total - offset)) / Math.max(total, 1)) * ((scanned * block) / SCAN_COST);
+  const walk = () => (some + 2) * block + (query.page.size * t.aliveCount) / Math.max(scoped.count, 1);
   return {
     walk,
-    zones: (spend, total) => {
+    zones: () => {
       const counts = t.stretchCountsOf(scoped, along);
+      const nullCounts = nulls ? t.codeBlocksOf(scoped, along, column, true) : undefined;
+      const wanted = negated ? NULLS : NON_NULLS;
       const matches = (k: number) => {
         const lo = k * block;
         const hi = Math.min(lo + block, along.length);
-        if (raw[k] === OUT || !bounds.mayHoldNull(k)) return counts.count(lo, hi);
-        spend((hi - lo) / SCAN_COST);
-        return scanNulls(along, lo, hi, scoped.bits, column, negated ? 1 : 0);
+        return raw[k] === OUT || !bounds.mayHoldNull(k) ? counts.count(lo, hi) : nullCounts!.matches(k, wanted);
       };
-      return { block, kinds, matches, cost: walk(total) };
+      // counts of nulls are never broken (two keys): a block that may hold a null is counted from them
+      return { block, kinds, matches, cost: walk() };
     },
   };
 }
+
+/** Columns of at most this many codes are counted per code and block along a permutation, when a list walks it. */
+const CODE_BLOCK_CODES = 64;
+
+/**
+ * One clause counted per value of a few-valued dictionary column (scope-counts.ts), a page sorted by one field: each
+ * block of that field's permutation counted from the scope's counts per code there, so the walk skips the blocks
+ * before the page and tests the slots of about one block and the page's own.
+ */
+function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
+  const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
+  const codes = counted.codes;
+  if (!along || !codes || codes.column.dict.length > CODE_BLOCK_CODES) return undefined;
+  const counts = t.codeBlocksOf(scoped, along, codes.column, false);
+  if (!counts) return undefined;
+  const blocks = Math.ceil(along.length / t.block);
+  const matches = new Int32Array(blocks);
+  const kinds = new Uint8Array(blocks);
+  for (let k = 0; k < blocks; k++) {
+    matches[k] = counts.matches(k, codes.ok);
+    kinds[k] = matches[k] > 0 ? COUNTED : NONE;
+  }
+  return { block: t.block, kinds, matches: (k) => matches[k], cost: 2 * t.block + (query.page.size * t.aliveCount) / Math.max(counted.total, 1) };
+}
+
+/** The keys of counts of nulls (code-block-counts.ts `nullKey`) a block's matches are. */
+const NULLS = Uint8Array.from([1, 0]);
+const NON_NULLS = Uint8Array.from([0, 1]);
 
 /** The matches of a one-stretch answer if the scope's slots spread evenly along its permutation. */
 function expectedTotal(answer: StretchAnswer, scoped: ScopeMask, t: Table): number {
   const { from, to } = answer.stretches[0];
   const selected = answer.negated ? answer.permutation.length - (to - from) : to - from;
   return (selected * scoped.count) / Math.max(t.aliveCount, 1);
-}
-
-/** In-scope slots at positions [from, to) of `p` whose value in `column` is null (`nulls` 1) or not (0). */
-function scanNulls(p: Permutation, from: number, to: number, bits: Uint8Array, column: MemoryColumn, nulls: number): number {
-  const { slots } = p;
-  const flip = nulls ^ 1;
-  let n = 0;
-  if (column.kind === 'number') {
-    const v = column.values;
-    for (let i = from; i < to; i++) {
-      const s = slots[i];
-      n += bits[s] & ((v[s] !== v[s] ? 1 : 0) ^ flip);
-    }
-  } else {
-    const { codes } = column;
-    for (let i = from; i < to; i++) {
-      const s = slots[i];
-      n += bits[s] & ((codes[s] === 0 ? 1 : 0) ^ flip);
-    }
-  }
-  return n;
 }
 
 /**
@@ -825,7 +809,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       // one stretch, a page sorted by another field along which the matches lie together: walked skipping blocks,
       // rather than the stretch visited when that is longer
       const zoned = answer && zonedWalk(t, scoped, answer, one!, query);
-      const zonedFirst = zoned && ((walk) => walk < visitedSide(answer) && walk <= t.size * COUNTED_WALK_SHARE.zoned)(zoned.walk(expectedTotal(answer, scoped, t)));
+      const zonedFirst = zoned && zoned.walk() < visitedSide(answer) && zoned.walk() <= t.size * COUNTED_WALK_SHARE.zoned;
       const marked = answer && !zonedFirst ? markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched) : undefined;
       // one stretch, both sides too long to visit: counted from the scope's blocks of the permutation when the page's
       // walk is short
@@ -887,9 +871,6 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         // walk through the mask (a few times cheaper per slot)
         let { budget } = budgeted;
         const { keep } = budgeted;
-        const spend = (n: number) => {
-          if ((budget -= n) < 0) throw WALK_SPENT;
-        };
         try {
           slots = page(
             (s) => {
@@ -897,7 +878,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
               return keep(s);
             },
             false,
-            spanned?.zoned?.zones(spend, total),
+            spanned?.zoned?.zones(),
           );
         } catch (error) {
           if (error !== WALK_SPENT) throw error;
