@@ -3,18 +3,11 @@
 // shift across block boundaries), codes written in place, slots joining and leaving the scope, codes added past the
 // first width, and a column that stops being few-valued.
 import { describe, expect, it } from 'vitest';
+import { prng } from '../src/sandbox/seed.ts';
 import { CodeBlockCounts, codeKey, nullKey } from '../src/sandbox/store/memory/code-block-counts.ts';
 import { makeColumn } from '../src/sandbox/store/memory/columns.ts';
 import type { DictColumn, NumberColumn } from '../src/sandbox/store/memory/columns.ts';
 import type { Permutation } from '../src/sandbox/store/memory/order.ts';
-
-function prng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0;
-    return x / 2 ** 32;
-  };
-}
 
 const SLOTS = 600;
 

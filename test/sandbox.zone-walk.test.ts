@@ -3,6 +3,7 @@
 // skips blocks (zone-walk.ts) gives the slots the plain walk gives, in both directions, ascending and descending, with
 // runs of equal values across block boundaries.
 import { describe, expect, it } from 'vitest';
+import { prng } from '../src/sandbox/seed.ts';
 import { compareCodePoints } from '../src/grammar/compare.ts';
 import { makeColumn } from '../src/sandbox/store/memory/columns.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from '../src/sandbox/store/memory/columns.ts';
@@ -10,14 +11,6 @@ import { walk, walkBack } from '../src/sandbox/store/memory/order.ts';
 import type { Permutation } from '../src/sandbox/store/memory/order.ts';
 import { IN, MIXED, OUT, ZoneBounds } from '../src/sandbox/store/memory/zone-bounds.ts';
 import { COUNTED, NONE, SOME, zoneWalk } from '../src/sandbox/store/memory/zone-walk.ts';
-
-function prng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0;
-    return x / 2 ** 32;
-  };
-}
 
 const SLOTS = 700;
 const WORDS = ['apple', 'banana', 'cherry', 'date', 'elder', 'fig', 'grape', 'Zürich', 'émile'];
@@ -56,7 +49,7 @@ describe('ZoneBounds', () => {
         const order: number[] = [];
         const placeOf = (slot: number) => {
           const v = value(slot);
-          if (v === null || random() < 0.2) return Math.floor(random() * (order.length + 1));
+          if (v === null || random() < 0.05) return Math.floor(random() * (order.length + 1));
           const after = order.findIndex((s) => value(s) !== null && compare(value(s)!, v) > 0);
           return after === -1 ? order.length : after;
         };
