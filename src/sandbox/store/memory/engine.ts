@@ -316,7 +316,8 @@ class Table {
  * One clause of one stretch counted from the scope's block counts along its permutation, with its page walked testing
  * each slot, or undefined when that walk is expected to be long (then the passes). The walk is estimated from the
  * stretch's length and the scope's share of the slots before the counts are made (on a scope's first such list), so a
- * list that will not use them does not make them.
+ * list that will not use them does not make them. With `zoned` (a page sorted by another field), the walk skips
+ * blocks and is bounded by the blocks it may test, and is taken up to the larger zoned share.
  */
 function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: FilterClause, query: ListQuery, zoned?: ZonedWalk): (CountedStretch & { budget: number; zoned?: ZonedWalk }) | undefined {
   if (answer.stretches.length !== 1) return undefined;
