@@ -98,8 +98,8 @@ export interface SqliteOptions {
   caseLists?: 'memory' | 'sql' | 'memory-only';
   /** How the column engine is filled at open. */
   caseMemoryLoad?: CaseMemoryOptions['load'];
-  /** Positions per block of the engine's counts and bounds along a permutation (tests: small, so few cases make many). */
-  caseMemoryBlock?: CaseMemoryOptions['block'];
+  /** Sizes of the engine's structures (tests: small, so a few thousand cases take the paths a million take). */
+  caseMemorySizes?: Pick<CaseMemoryOptions, 'block' | 'countedCodes'>;
 }
 
 export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Storage {
@@ -166,7 +166,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     recordColumns[resource] = [...columns[resource].map((c) => `"${c.column}"`), ...internal].join(', ');
   }
 
-  const caseMemory: CaseMemory | undefined = options.caseLists === 'sql' ? undefined : openCaseMemory(spec, db, columns.cases, { load: options.caseMemoryLoad, block: options.caseMemoryBlock });
+  const caseMemory: CaseMemory | undefined = options.caseLists === 'sql' ? undefined : openCaseMemory(spec, db, columns.cases, { load: options.caseMemoryLoad, ...options.caseMemorySizes });
   /** A statement wrote case `id`: the column engine reads it back once committed. */
   const touched = (resource: Resource, env: string, id: unknown) => {
     if (resource === 'cases' && caseMemory && typeof id === 'string') caseMemory.touched(env, id);

@@ -25,7 +25,7 @@ import type { OrderContext, Permutation, Stretch } from './order.ts';
 import { pageSlots } from './page.ts';
 import { pageWriter, writesBack } from './record-json.ts';
 import type { PageWriter } from './record-json.ts';
-import { ScopeCounts } from './scope-counts.ts';
+import { NON_NULLS, NULLS, ScopeCounts } from './scope-counts.ts';
 import type { CountedClause } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
 import { countStretch, markStretches, stretchAnswer, stretchTest, visitedSide } from './stretch-answer.ts';
@@ -66,6 +66,8 @@ export interface CaseMemoryOptions {
   load?: 'auto' | 'sync' | 'background';
   /** Positions per block of the counts and bounds along a permutation (BLOCK; tests take small ones). */
   block?: number;
+  /** The largest dictionary a scope counts per code (scope-counts.ts COUNTED_CODES; tests take small ones). */
+  countedCodes?: number;
 }
 
 export interface CaseMemory {
@@ -145,6 +147,7 @@ class Table {
     fields: FieldSource[],
     sorted: string[],
     readonly block: number,
+    private readonly countedCodes: number | undefined,
   ) {
     for (const f of fields) this.columns.set(f.field, makeColumn(f.field, f.type, 0));
     this.customer = makeColumn('customerOrg', 'string', 0) as DictColumn;
@@ -192,7 +195,7 @@ class Table {
       }
       const bits = new Uint8Array(this.capacity);
       fillScopeMask(bits, this.alive, inScope, column.codes, this.size);
-      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size), stretchCounts: new Map(), sames: new SameCounts(), codeBlocks: new Map() };
+      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size, this.countedCodes), stretchCounts: new Map(), sames: new SameCounts(), codeBlocks: new Map() };
       if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
     }
     this.scopes.set(key, scoped);
@@ -344,9 +347,10 @@ interface ZonedWalk {
 /**
  * One clause of one stretch, a page sorted by another field: the blocks of that field's permutation where no value,
  * or every non-null value, is in the stretch, from the bounds of the clause's column there (zone-bounds.ts). Such a
- * block's matches are its in-scope slots (the scope's block counts), or when it may hold a null its in-scope
- * non-nulls (or nulls, negated) from the scope's counts of nulls per block (code-block-counts.ts). The walk tests the
- * blocks of some matches at most, and the part of a block the page takes.
+ * block's matches are its in-scope slots (the scope's block counts), or its in-scope nulls or non-nulls from the
+ * scope's counts of nulls per block (code-block-counts.ts) when it may hold a null. A stretch that starts with the
+ * nulls (`empty`, `null` among others) has its non-null part bounded, and its nulls counted alike. The walk tests
+ * the blocks of some matches at most, and the part of a block the page takes.
  */
 function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: FilterClause, query: ListQuery): ZonedWalk | undefined {
   if (answer.stretches.length !== 1 || query.sort.length !== 1) return undefined;
@@ -355,53 +359,81 @@ function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: Filt
   if (!along || along === answer.permutation || (column.kind === 'dict' && !(column.type === 'string' && column.allStrings))) return undefined;
   const { from, to } = answer.stretches[0];
   if (to <= from) return undefined;
+  const { slots } = answer.permutation;
+  // the nulls lead the permutation: the stretch's non-null part starts after those it holds
+  const nonNull = firstNonNull(column, slots, from, to);
+  const nullsIn = nonNull > from;
   const bounds = t.zoneBoundsOf(along, column);
   const { block } = t;
   const blocks = Math.ceil(along.length / block);
-  const raw = bounds.kinds(answer.permutation.slots[from], answer.permutation.slots[to - 1], blocks);
+  const raw = nonNull < to ? bounds.kinds(slots[nonNull], slots[to - 1], blocks) : new Uint8Array(blocks).fill(OUT);
   if (!raw) return undefined;
   const { negated } = answer;
   const kinds = new Uint8Array(blocks);
+  const which = new Uint8Array(blocks);
   let some = 0;
   let nulls = false;
   for (let k = 0; k < blocks; k++) {
-    // a null is in no stretch: the matches of a block whose values are all inside are its non-nulls (its nulls, negated)
-    const withNulls = raw[k] === IN && bounds.mayHoldNull(k);
-    kinds[k] = raw[k] === MIXED ? SOME : negated ? (raw[k] === OUT || withNulls ? COUNTED : NONE) : raw[k] === IN ? COUNTED : NONE;
+    [kinds[k], which[k]] = raw[k] === MIXED ? [SOME, ALL] : blockMatches(raw[k] === IN !== negated, nullsIn !== negated, bounds.mayHoldNull(k));
     some += kinds[k] === SOME ? 1 : 0;
-    nulls ||= withNulls;
+    nulls ||= kinds[k] === COUNTED && which[k] !== ALL;
   }
   const walk = () => (some + 2) * block + (query.page.size * t.aliveCount) / Math.max(scoped.count, 1);
   return {
     walk,
     zones: () => {
       const counts = t.stretchCountsOf(scoped, along);
+      // counts of nulls are never broken (two keys)
       const nullCounts = nulls ? t.codeBlocksOf(scoped, along, column, true) : undefined;
-      const wanted = negated ? NULLS : NON_NULLS;
       const matches = (k: number) => {
-        const lo = k * block;
-        const hi = Math.min(lo + block, along.length);
-        return raw[k] === OUT || !bounds.mayHoldNull(k) ? counts.count(lo, hi) : nullCounts!.matches(k, wanted);
+        if (which[k] === ALL) return counts.count(k * block, Math.min((k + 1) * block, along.length));
+        return nullCounts!.matches(k, which[k] === ONLY_NULLS ? NULLS : NON_NULLS);
       };
-      // counts of nulls are never broken (two keys): a block that may hold a null is counted from them
       return { block, kinds, matches, cost: walk() };
     },
   };
+}
+
+/** Which in-scope slots of a block match, when they are counted (zonedWalk). */
+const ALL = 0;
+const ONLY_NULLS = 1;
+const ONLY_NON_NULLS = 2;
+
+/**
+ * A block's kind and which of its slots match, for a block whose non-null values are all matches (`valuesMatch`) or
+ * none, with its nulls matches or not (`nullsMatch`).
+ */
+function blockMatches(valuesMatch: boolean, nullsMatch: boolean, mayHoldNull: boolean): [number, number] {
+  if (!mayHoldNull || valuesMatch === nullsMatch) return valuesMatch ? [COUNTED, ALL] : [NONE, ALL];
+  return [COUNTED, valuesMatch ? ONLY_NON_NULLS : ONLY_NULLS];
+}
+
+/** The first position in [from, to) of a permutation (nulls first) whose slot's value is not null; `to` if none. */
+function firstNonNull(column: MemoryColumn, slots: Uint32Array, from: number, to: number): number {
+  const isNull = (slot: number) => (column.kind === 'dict' ? column.codes[slot] === 0 : column.values[slot] !== column.values[slot]);
+  let [lo, hi] = [from, to];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (isNull(slots[mid])) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Columns of at most this many codes are counted per code and block along a permutation, when a list walks it. */
 const CODE_BLOCK_CODES = 64;
 
 /**
- * One clause counted per value of a few-valued dictionary column (scope-counts.ts), a page sorted by one field: each
- * block of that field's permutation counted from the scope's counts per code there, so the walk skips the blocks
- * before the page and tests the slots of about one block and the page's own.
+ * One clause counted per value of a few-valued dictionary column, or a `null` test counted per scope (scope-counts.ts),
+ * a page sorted by one field: each block of that field's permutation counted from the scope's counts per code (or of
+ * nulls) there, so the walk skips the blocks before the page and tests the slots of about one block and the page's
+ * own.
  */
 function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
   const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
   const codes = counted.codes;
-  if (!along || !codes || codes.column.dict.length > CODE_BLOCK_CODES) return undefined;
-  const counts = t.codeBlocksOf(scoped, along, codes.column, false);
+  if (!along || !codes || (!codes.nulls && codes.column.kind === 'dict' && codes.column.dict.length > CODE_BLOCK_CODES)) return undefined;
+  const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls === true);
   if (!counts) return undefined;
   const blocks = Math.ceil(along.length / t.block);
   const matches = new Int32Array(blocks);
@@ -412,10 +444,6 @@ function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: L
   }
   return { block: t.block, kinds, matches: (k) => matches[k], cost: 2 * t.block + (query.page.size * t.aliveCount) / Math.max(counted.total, 1) };
 }
-
-/** The keys of counts of nulls (code-block-counts.ts `nullKey`) a block's matches are. */
-const NULLS = Uint8Array.from([1, 0]);
-const NON_NULLS = Uint8Array.from([0, 1]);
 
 /** The matches of a one-stretch answer if the scope's slots spread evenly along its permutation. */
 function expectedTotal(answer: StretchAnswer, scoped: ScopeMask, t: Table): number {
@@ -493,7 +521,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
   const tables = new Map<string, Table>();
   const tableOf = (env: string) => {
     let t = tables.get(env);
-    if (!t) tables.set(env, (t = new Table(fields, sorted, options.block ?? BLOCK)));
+    if (!t) tables.set(env, (t = new Table(fields, sorted, options.block ?? BLOCK, options.countedCodes)));
     return t;
   };
   let filled = false;

@@ -17,6 +17,10 @@ const SMALL = 1024;
 const NULL_AT = SMALL;
 const OTHER_AT = SMALL + 1;
 
+/** The null keys (code-block-counts.ts `nullKey`) that pass: null, or non-null. */
+export const NULLS = Uint8Array.from([1, 0]);
+export const NON_NULLS = Uint8Array.from([0, 1]);
+
 const integerAt = (x: number) => (x !== x ? NULL_AT : x >= 0 && x < SMALL && Math.floor(x) === x ? x : OTHER_AT);
 
 /** A one-clause list answered from the counts. */
@@ -31,8 +35,11 @@ export interface CountedClause {
    * may test at most this share of the slots with it, else the engine makes the pass and walks the mask.
    */
   walkShare?: number;
-  /** For a clause on a dictionary column: the codes that pass (1), so blocks of slots are counted per code. */
-  codes?: { column: DictColumn; ok: Uint8Array };
+  /**
+   * The keys that pass (1), so blocks of slots are counted per key (code-block-counts.ts): for a clause on a
+   * dictionary column its codes; for `null` or its negation (`nulls`) null (0) and non-null (1).
+   */
+  codes?: { column: MemoryColumn; ok: Uint8Array; nulls?: true };
 }
 
 /** The in-scope slots holding null in a column whose values are not counted one by one. */
@@ -53,9 +60,9 @@ export class ScopeCounts {
   private readonly nulls: NullCount[] = [];
 
   /** Counts of the slots set in `bits`, for the columns with few values now. */
-  constructor(columns: Iterable<MemoryColumn>, id: DictColumn, bits: Uint8Array, size: number) {
+  constructor(columns: Iterable<MemoryColumn>, id: DictColumn, bits: Uint8Array, size: number, countedCodes = COUNTED_CODES) {
     for (const c of columns) {
-      if (c.kind === 'dict' && c !== id && c.index && c.dict.length <= COUNTED_CODES) {
+      if (c.kind === 'dict' && c !== id && c.index && c.dict.length <= countedCodes) {
         const counts = new Int32Array(c.dict.length);
         for (let s = 0; s < size; s++) counts[c.codes[s]] += bits[s];
         this.codes.set(c, counts);
@@ -119,6 +126,7 @@ export class ScopeCounts {
         total: wanted ? nulls.count : inScope - nulls.count,
         keep: (s) => bits[s] === 1 && isNull(column, s) === wanted,
         narrow: (mask) => applyClause(mask, clause, ctx),
+        codes: { column, ok: wanted ? NULLS : NON_NULLS, nulls: true },
       };
     }
     if (column.kind === 'dict') {
