@@ -31,7 +31,7 @@ import { sortNumbers, sortSlots } from './sort-slots.ts';
 import { countStretch, markStretches, stretchAnswer, stretchTest, visitedSide } from './stretch-answer.ts';
 import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { BLOCK, StretchCounts } from './stretch-counts.ts';
-import { CodeBlockCounts, codeKey, nullKey } from './code-block-counts.ts';
+import { CodeBlockCounts, codeKey, INTEGER_KEYS, integerKey, nullKey } from './code-block-counts.ts';
 import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
 import { COUNTED, NONE, SOME } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
@@ -104,6 +104,8 @@ interface ScopeMask {
   sames: SameCounts;
   /** Its slots per code of a few-valued column, or per null and not, per block of a permutation's positions (made on first use). */
   codeBlocks: Map<Permutation, Map<string, CodeBlockCounts>>;
+  /** How often counts per block were asked for and not made yet (codeBlocksOf `after`). */
+  codeBlockAsks: Map<string, number>;
 }
 
 interface FieldSource {
@@ -195,7 +197,7 @@ class Table {
       }
       const bits = new Uint8Array(this.capacity);
       fillScopeMask(bits, this.alive, inScope, column.codes, this.size);
-      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size, this.countedCodes), stretchCounts: new Map(), sames: new SameCounts(), codeBlocks: new Map() };
+      scoped = { column, values: new Set(values), bits, count: countMask(bits, this.size), counts: new ScopeCounts(this.columns.values(), this.id, bits, this.size, this.countedCodes), stretchCounts: new Map(), sames: new SameCounts(), codeBlocks: new Map(), codeBlockAsks: new Map() };
       if (this.scopes.size >= SCOPE_MASKS) this.scopes.delete(this.scopes.keys().next().value!);
     }
     this.scopes.set(key, scoped);
@@ -281,17 +283,27 @@ class Table {
   }
 
   /**
-   * The scope's counts per key of a column (`nulls`: null or not; else its codes) per block of a permutation, made on
-   * first use; undefined once broken.
+   * The scope's counts per key of a column (null or not; the codes of a dictionary column; the small integers of an
+   * integer column) per block of a permutation, made on first use (or once asked for `after` times); undefined until
+   * then, and once broken.
    */
-  codeBlocksOf(scoped: ScopeMask, p: Permutation, column: MemoryColumn, nulls: boolean): CodeBlockCounts | undefined {
+  codeBlocksOf(scoped: ScopeMask, p: Permutation, column: MemoryColumn, keys: 'nulls' | 'codes' | 'integers', after = 1): CodeBlockCounts | undefined {
     let byKey = scoped.codeBlocks.get(p);
     if (!byKey) scoped.codeBlocks.set(p, (byKey = new Map()));
-    const key = `${column.field}\u0000${nulls ? 'nulls' : 'codes'}`;
+    const key = `${column.field}\u0000${keys}`;
     let counts = byKey.get(key);
+    if (!counts && after > 1) {
+      const asked = `${p.field}\u0000${key}`;
+      const asks = (scoped.codeBlockAsks.get(asked) ?? 0) + 1;
+      scoped.codeBlockAsks.set(asked, asks);
+      if (asks < after) return undefined;
+    }
     if (!counts) {
-      const [keyOf, keys] = nulls || column.kind === 'number' ? [nullKey(column), 2] : [codeKey(column), column.dict.length];
-      byKey.set(key, (counts = new CodeBlockCounts(p, keyOf, keys, () => scoped.bits, this.block)));
+      const [keyOf, width] =
+        keys === 'codes' && column.kind === 'dict' ? [codeKey(column), column.dict.length]
+        : keys === 'integers' && column.kind === 'number' ? [integerKey(column), INTEGER_KEYS + 2]
+        : [nullKey(column), 2];
+      byKey.set(key, (counts = new CodeBlockCounts(p, keyOf, width, () => scoped.bits, this.block)));
     }
     if (!counts.broken) return counts;
     byKey.delete(key);
@@ -384,7 +396,7 @@ function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: Filt
     zones: () => {
       const counts = t.stretchCountsOf(scoped, along);
       // counts of nulls are never broken (two keys)
-      const nullCounts = nulls ? t.codeBlocksOf(scoped, along, column, true) : undefined;
+      const nullCounts = nulls ? t.codeBlocksOf(scoped, along, column, 'nulls') : undefined;
       const matches = (k: number) => {
         if (which[k] === ALL) return counts.count(k * block, Math.min((k + 1) * block, along.length));
         return nullCounts!.matches(k, which[k] === ONLY_NULLS ? NULLS : NON_NULLS);
@@ -433,16 +445,41 @@ function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: L
   const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
   const codes = counted.codes;
   if (!along || !codes || (!codes.nulls && codes.column.kind === 'dict' && codes.column.dict.length > CODE_BLOCK_CODES)) return undefined;
-  const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls === true);
-  if (!counts) return undefined;
+  const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
+  return counts && countedZones(t, along, counts, codes.ok, query.page.size);
+}
+
+/**
+ * A list without filters sorted by a small integer (a status, a priority), then by one field: the bucket of one value
+ * walked along that field's permutation, each block counted from the scope's counts per integer there, so a deep page
+ * skips the blocks before it. The counts are made on the second such list of the scope and field: making them is a
+ * pass over the permutation reading two columns at random, at 1M about ten times the walk it saves once.
+ */
+function bucketZones(t: Table, scoped: ScopeMask, lead: string, value: number, last: string, size: number): Zones | undefined {
+  const along = t.permutations.get(last);
+  const column = t.columns.get(lead);
+  if (!along || column?.kind !== 'number' || !(value >= 0 && value < INTEGER_KEYS)) return undefined;
+  const counts = t.codeBlocksOf(scoped, along, column, 'integers', BUCKET_COUNTS_AFTER);
+  const ok = new Uint8Array(INTEGER_KEYS + 2);
+  ok[value] = 1;
+  return counts && countedZones(t, along, counts, ok, size);
+}
+
+/** Lists of a scope and a two-key sort's last field before that field's counts per integer and block are made. */
+const BUCKET_COUNTS_AFTER = 2;
+
+/** Every block of a permutation counted: its in-scope slots whose key `ok` holds. */
+function countedZones(t: Table, along: Permutation, counts: CodeBlockCounts, ok: Uint8Array, size: number): Zones {
   const blocks = Math.ceil(along.length / t.block);
   const matches = new Int32Array(blocks);
   const kinds = new Uint8Array(blocks);
+  let total = 0;
   for (let k = 0; k < blocks; k++) {
-    matches[k] = counts.matches(k, codes.ok);
+    matches[k] = counts.matches(k, ok);
     kinds[k] = matches[k] > 0 ? COUNTED : NONE;
+    total += matches[k];
   }
-  return { block: t.block, kinds, matches: (k) => matches[k], cost: 2 * t.block + (query.page.size * t.aliveCount) / Math.max(counted.total, 1) };
+  return { block: t.block, kinds, matches: (k) => matches[k], cost: 2 * t.block + (size * t.aliveCount) / Math.max(total, 1) };
 }
 
 /** The matches of a one-stretch answer if the scope's slots spread evenly along its permutation. */
@@ -876,6 +913,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
           stretch: (field) => stretches.get(field),
           zones: (field) => (field === query.sort[0]?.field ? zones : undefined),
           integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
+          bucketZones: query.filters.length === 0 ? (lead, value, last) => bucketZones(t, scoped, lead, value, last, query.page.size) : undefined,
           matched,
           total,
           alive: t.aliveCount,

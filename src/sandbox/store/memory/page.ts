@@ -12,7 +12,7 @@ import type { MemoryColumn } from './columns.ts';
 import type { Bucket, OrderContext, Permutation, Stretch } from './order.ts';
 import { compareOn, sameOn, slotComparator, walk, walkBack, walkMask } from './order.ts';
 import { sortRange } from './sort-range.ts';
-import { zoneWalk } from './zone-walk.ts';
+import { longRuns, zoneWalk } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
 
 /** A comparison costs about this many slots walked (measured at 100k). */
@@ -39,6 +39,11 @@ export interface PageInput {
    * filters: its scope's counts).
    */
   integerCounts?(field: string): { values: Int32Array; nulls: number } | undefined;
+  /**
+   * With integerCounts: the blocks of the `last` field's permutation counted for the matches whose `lead` field holds
+   * `value` (zone-walk.ts), if known.
+   */
+  bucketZones?(lead: string, value: number, last: string): Zones | undefined;
   /** Positions of the field's permutation that hold every match (a range or prefix on that field), if known. */
   stretch?(field: string): Stretch | undefined;
   /** Blocks of the field's permutation where no slot, or every in-scope slot, matches (zone-walk.ts), if known. */
@@ -67,11 +72,11 @@ function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from
  * Walk one key's permutation, keeping slots that pass `keep` (`count` of them in all), and return the [from, to) of
  * them; a page nearer the end of the list is taken walking back from the end.
  */
-function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, count: number, from: number, to: number, within?: Stretch, bucket?: Bucket): number[] {
+function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean, count: number, from: number, to: number, within?: Stretch, bucket?: Bucket, bucketZones?: Zones): number[] {
   const p = input.permutation(key.field)!;
   const back = count - from < to;
   const [skip, end] = back ? [count - to, count - from] : [from, to];
-  const zones = keep === input.keep && !bucket && !within ? input.zones?.(key.field) : undefined;
+  const zones = bucketZones ?? (keep === input.keep && !bucket && !within ? input.zones?.(key.field) : undefined);
   if (zones) return zoneWalk(p, input.ctx.column(key.field), key.descending, back, keep, skip, end, zones);
   // `keep` is the mask's read, or a bucket's test (its slots in the mask): both walked in walkMask's own loops
   if ((keep === input.keep || bucket) && input.mask) {
@@ -117,24 +122,33 @@ function countedBuckets(input: PageInput, order: SortKey[], from: number, to: nu
   const { values } = column;
   const { keep } = input;
   const ascending = Array.from(counts.values.keys()).filter((v) => counts.values[v] > 0);
-  const buckets = (lead.descending ? ascending.reverse() : ascending).map((v) => ({ count: counts.values[v], has: (s: number) => values[s] === v && keep(s), bucket: { of: values, is: v } }));
+  const buckets = (lead.descending ? ascending.reverse() : ascending).map((v) => ({
+    count: counts.values[v],
+    has: (s: number) => values[s] === v && keep(s),
+    bucket: { of: values, is: v },
+    zones: () => input.bucketZones?.(lead.field, v, last.field),
+  }));
   return bucketPages(input, last, buckets, from, to);
 }
 
 /**
  * The matches [from, to) of buckets in list order (each `count` matches, `has` telling its slots): each bucket the
- * page needs is walked along the last key's permutation, or its matches sorted when that is cheaper.
+ * page needs is walked along the last key's permutation (skipping blocks when it has `zones`), or its matches sorted
+ * when that is cheaper.
  */
-function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: number; has: (slot: number) => boolean; bucket: Bucket }>, from: number, to: number): number[] {
+function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: number; has: (slot: number) => boolean; bucket: Bucket; zones?: () => Zones | undefined }>, from: number, to: number): number[] {
   const out: number[] = [];
   let start = 0;
-  for (const { count, has, bucket } of buckets) {
+  const zonesUsable = !last.descending || !longRuns(input.permutation(last.field)!, input.ctx.column(last.field));
+  for (const { count, has, bucket, zones: zonesOf } of buckets) {
     const end = start + count;
     if (end > from && start < to) {
       const lo = Math.max(from, start) - start;
       const hi = Math.min(to, end) - start;
-      if (sortCost(count) <= walkCost(input, lo, hi, count)) out.push(...sortedSlice(input, input.matched().filter(has), [last], lo, hi));
-      else out.push(...walked(input, last, has, count, lo, hi, undefined, bucket));
+      const cost = walkCost(input, lo, hi, count);
+      const zones = zonesUsable ? zonesOf?.() : undefined;
+      if (sortCost(count) <= Math.min(cost, zones?.cost ?? Infinity)) out.push(...sortedSlice(input, input.matched().filter(has), [last], lo, hi));
+      else out.push(...walked(input, last, has, count, lo, hi, undefined, bucket, zones && zones.cost < cost ? zones : undefined));
     }
     start = end;
     if (start >= to) break;

@@ -47,8 +47,9 @@ export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boole
     let to = Math.min(from + block, length);
     let kind = kindOf(k);
     k += ascending ? 1 : -1;
-    // a run of equal values across the segment's far end joins the next block to it
-    while (ascending ? inRun(to) : inRun(from)) {
+    // a descending walk visits a run forwards: a run across the segment's far end joins the next block to it (an
+    // ascending walk visits positions in order, so its blocks stay apart)
+    while (descending && (ascending ? inRun(to) : inRun(from))) {
       if (kindOf(k) !== kind) kind = SOME;
       if (ascending) to = Math.min(to + block, length);
       else from -= block;
@@ -67,4 +68,18 @@ export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boole
     if (seen >= stop) break;
   }
   return back ? out.reverse() : out;
+}
+
+/**
+ * Most of 16 sampled neighbours along the permutation hold equal values (a field of few values): a descending zoned
+ * walk would join most blocks into runs it walks whole.
+ */
+export function longRuns(p: Permutation, column: MemoryColumn): boolean {
+  const samples = 16;
+  let same = 0;
+  for (let i = 1; i <= samples; i++) {
+    const at = Math.floor((i * p.length) / (samples + 1));
+    if (at > 0 && sameOn(column, p.slots[at - 1], p.slots[at])) same++;
+  }
+  return same * 2 > samples;
 }
