@@ -452,8 +452,9 @@ function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: L
 /**
  * A list without filters sorted by a small integer (a status, a priority), then by one field: the bucket of one value
  * walked along that field's permutation, each block counted from the scope's counts per integer there, so a deep page
- * skips the blocks before it. The counts are made on the second such list of the scope and field: making them is a
- * pass over the permutation reading two columns at random, at 1M about ten times the walk it saves once.
+ * skips the blocks before it. The counts are made on the fourth such list of the scope and field: making them is a
+ * pass over the permutation reading two columns at random (at 1M, 7-28 ms against 1-8 ms for the walk they save;
+ * later pages 0.5-1.2 ms), worth it for a sort that recurs.
  */
 function bucketZones(t: Table, scoped: ScopeMask, lead: string, value: number, last: string, size: number): Zones | undefined {
   const along = t.permutations.get(last);
@@ -466,7 +467,7 @@ function bucketZones(t: Table, scoped: ScopeMask, lead: string, value: number, l
 }
 
 /** Lists of a scope and a two-key sort's last field before that field's counts per integer and block are made. */
-const BUCKET_COUNTS_AFTER = 2;
+const BUCKET_COUNTS_AFTER = 4;
 
 /** Every block of a permutation counted: its in-scope slots whose key `ok` holds. */
 function countedZones(t: Table, along: Permutation, counts: CodeBlockCounts, ok: Uint8Array, size: number): Zones {
