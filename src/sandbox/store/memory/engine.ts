@@ -33,7 +33,7 @@ import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { BLOCK, StretchCounts } from './stretch-counts.ts';
 import { CodeBlockCounts, codeKey, INTEGER_KEYS, integerKey, nullKey } from './code-block-counts.ts';
 import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
-import { COUNTED, NONE, SOME } from './zone-walk.ts';
+import { COUNTED, NONE, SOME, ZONED_WALK_BLOCKS } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
@@ -439,12 +439,13 @@ const CODE_BLOCK_CODES = 64;
  * One clause counted per value of a few-valued dictionary column, or a `null` test counted per scope (scope-counts.ts),
  * a page sorted by one field: each block of that field's permutation counted from the scope's counts per code (or of
  * nulls) there, so the walk skips the blocks before the page and tests the slots of about one block and the page's
- * own.
+ * own; a page whose plain walk is short walks it (ZONED_WALK_BLOCKS).
  */
 function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
   const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
   const codes = counted.codes;
   if (!along || !codes || (!codes.nulls && codes.column.kind === 'dict' && codes.column.dict.length > CODE_BLOCK_CODES)) return undefined;
+  if (expectedWalk(query, counted.total, t.aliveCount) < ZONED_WALK_BLOCKS * t.block) return undefined;
   const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
   return counts && countedZones(t, along, counts, codes.ok, query.page.size);
 }
@@ -456,10 +457,10 @@ function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: L
  * pass over the permutation reading two columns at random (at 1M, 7-28 ms against 1-8 ms for the walk they save;
  * later pages 0.5-1.2 ms), worth it for a sort that recurs.
  */
-function bucketZones(t: Table, scoped: ScopeMask, lead: string, value: number, last: string, size: number): Zones | undefined {
+function bucketZones(t: Table, scoped: ScopeMask, lead: string, value: number, last: string, size: number, walk: number): Zones | undefined {
   const along = t.permutations.get(last);
   const column = t.columns.get(lead);
-  if (!along || column?.kind !== 'number' || !(value >= 0 && value < INTEGER_KEYS)) return undefined;
+  if (!along || column?.kind !== 'number' || !(value >= 0 && value < INTEGER_KEYS) || walk < ZONED_WALK_BLOCKS * t.block) return undefined;
   const counts = t.codeBlocksOf(scoped, along, column, 'integers', BUCKET_COUNTS_AFTER);
   const ok = new Uint8Array(INTEGER_KEYS + 2);
   ok[value] = 1;
@@ -914,7 +915,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
           stretch: (field) => stretches.get(field),
           zones: (field) => (field === query.sort[0]?.field ? zones : undefined),
           integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
-          bucketZones: query.filters.length === 0 ? (lead, value, last) => bucketZones(t, scoped, lead, value, last, query.page.size) : undefined,
+          bucketZones: query.filters.length === 0 ? (lead, value, last, walk) => bucketZones(t, scoped, lead, value, last, query.page.size, walk) : undefined,
           matched,
           total,
           alive: t.aliveCount,

@@ -41,9 +41,9 @@ export interface PageInput {
   integerCounts?(field: string): { values: Int32Array; nulls: number } | undefined;
   /**
    * With integerCounts: the blocks of the `last` field's permutation counted for the matches whose `lead` field holds
-   * `value` (zone-walk.ts), if known.
+   * `value` (zone-walk.ts), if known and worth having for a plain walk of `walk` slots.
    */
-  bucketZones?(lead: string, value: number, last: string): Zones | undefined;
+  bucketZones?(lead: string, value: number, last: string, walk: number): Zones | undefined;
   /** Positions of the field's permutation that hold every match (a range or prefix on that field), if known. */
   stretch?(field: string): Stretch | undefined;
   /** Blocks of the field's permutation where no slot, or every in-scope slot, matches (zone-walk.ts), if known. */
@@ -126,7 +126,7 @@ function countedBuckets(input: PageInput, order: SortKey[], from: number, to: nu
     count: counts.values[v],
     has: (s: number) => values[s] === v && keep(s),
     bucket: { of: values, is: v },
-    zones: () => input.bucketZones?.(lead.field, v, last.field),
+    zones: (walk: number) => input.bucketZones?.(lead.field, v, last.field, walk),
   }));
   return bucketPages(input, last, buckets, from, to);
 }
@@ -136,7 +136,7 @@ function countedBuckets(input: PageInput, order: SortKey[], from: number, to: nu
  * page needs is walked along the last key's permutation (skipping blocks when it has `zones`), or its matches sorted
  * when that is cheaper.
  */
-function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: number; has: (slot: number) => boolean; bucket: Bucket; zones?: () => Zones | undefined }>, from: number, to: number): number[] {
+function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: number; has: (slot: number) => boolean; bucket: Bucket; zones?: (walk: number) => Zones | undefined }>, from: number, to: number): number[] {
   const out: number[] = [];
   let start = 0;
   const zonesUsable = !last.descending || !longRuns(input.permutation(last.field)!, input.ctx.column(last.field));
@@ -146,7 +146,7 @@ function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: nu
       const lo = Math.max(from, start) - start;
       const hi = Math.min(to, end) - start;
       const cost = walkCost(input, lo, hi, count);
-      const zones = zonesUsable ? zonesOf?.() : undefined;
+      const zones = zonesUsable ? zonesOf?.(cost) : undefined;
       if (sortCost(count) <= Math.min(cost, zones?.cost ?? Infinity)) out.push(...sortedSlice(input, input.matched().filter(has), [last], lo, hi));
       else out.push(...walked(input, last, has, count, lo, hi, undefined, bucket, zones && zones.cost < cost ? zones : undefined));
     }
