@@ -1,8 +1,8 @@
 // How many of one account scope's slots hold each key of a column in each block of another field's permutation
 // (decision D-84), the key being a code of a few-valued dictionary column (a contact, a contract, a watch list), a
-// small integer (a status, a priority), or whether a value is null. A list whose one clause is counted per value (scope-counts.ts) walks its page along the
-// sort key's permutation testing each slot; a deep page of a value held by one case in eight walked most of a million
-// slots at 1M (1-3 ms). With these counts the walk skips the blocks before the page, summing the counts of the codes
+// small integer (a status, a priority), or whether a value is null. A list whose one clause is counted per value
+// (scope-counts.ts) walks its page along the sort key's permutation testing each slot; a deep page of a value held by
+// one case in eight walked most of a million slots at 1M (1-3 ms). With these counts the walk skips the blocks before the page, summing the counts of the codes
 // that pass (zone-walk.ts); a range's walk counts the non-nulls of a block whose values are all in it. Kept exact by
 // every write as the scope's block counts are (stretch-counts.ts): a slot moved in the permutation shifts one slot
 // across each later block boundary; a slot written in place, or joining or leaving the scope, changes its own block.

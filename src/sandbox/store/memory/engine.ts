@@ -102,7 +102,10 @@ interface ScopeMask {
   stretchCounts: Map<Permutation, StretchCounts>;
   /** Its slots where two columns are the same, per pair a `sameas` list compared (made on first use). */
   sames: SameCounts;
-  /** Its slots per code of a few-valued column, or per null and not, per block of a permutation's positions (made on first use). */
+  /**
+   * Its slots per code of a few-valued column, per small integer, or per null and not, per block of a permutation's
+   * positions (made on first use).
+   */
   codeBlocks: Map<Permutation, Map<string, CodeBlockCounts>>;
   /** How often counts per block were asked for and not made yet (codeBlocksOf `after`). */
   codeBlockAsks: Map<string, number>;
@@ -386,7 +389,7 @@ function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: Filt
   let some = 0;
   let nulls = false;
   for (let k = 0; k < blocks; k++) {
-    [kinds[k], which[k]] = raw[k] === MIXED ? [SOME, ALL] : blockMatches(raw[k] === IN !== negated, nullsIn !== negated, bounds.mayHoldNull(k));
+    [kinds[k], which[k]] = raw[k] === MIXED ? [SOME, ALL] : blockMatches((raw[k] === IN) !== negated, nullsIn !== negated, bounds.mayHoldNull(k));
     some += kinds[k] === SOME ? 1 : 0;
     nulls ||= kinds[k] === COUNTED && which[k] !== ALL;
   }
