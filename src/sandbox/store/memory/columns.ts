@@ -178,6 +178,13 @@ function storedInstant(text: string): number | undefined {
   return instantOf(text);
 }
 
+/** The slot holds null in the column (code 0, or NaN). */
+export function isNullAt(column: MemoryColumn, slot: number): boolean {
+  if (column.kind === 'dict') return column.codes[slot] === 0;
+  const x = column.values[slot];
+  return x !== x;
+}
+
 /** The value of a slot as the record holds it (datetimes as ISO text with ms, D-39). */
 export function valueAt(column: MemoryColumn, slot: number): unknown {
   if (column.kind === 'dict') return column.dict[column.codes[slot]];

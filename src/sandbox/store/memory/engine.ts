@@ -15,7 +15,7 @@ import type { CareSpec, ValueType } from '../../../spec/types.ts';
 import type { Column } from '../columns.ts';
 import { fromSql } from '../columns.ts';
 import type { Scope } from '../types.ts';
-import { codeOf, growColumn, codeBytes, makeColumn, numberOf, suffixOrderOf, textIndexOf, wordIndexOf } from './columns.ts';
+import { codeOf, growColumn, codeBytes, isNullAt, makeColumn, numberOf, suffixOrderOf, textIndexOf, wordIndexOf } from './columns.ts';
 import type { DictColumn, MemoryColumn } from './columns.ts';
 import { applyClause, countMask } from './filter.ts';
 import { SameCounts, sameCounted } from './same-counts.ts';
@@ -209,11 +209,10 @@ class Table {
 
   /**
    * A slot is about to be written (values, alive): its values leave the table's counts and those of its scopes.
-   * `moved`: as for rescope.
+   * `moved`: as for rescope; `at`: the slot's positions (one `positions` for the write's three calls).
    */
-  unscope(slot: number, moved: readonly Permutation[] | null): void {
+  unscope(slot: number, moved: readonly Permutation[] | null, at = this.positions(slot)): void {
     if (this.alive[slot] === 1) this.sames.leave(slot);
-    const at = this.positions(slot);
     for (const scoped of this.scopes.values()) {
       if (scoped.bits[slot] === 0) continue;
       scoped.counts.leave(slot);
@@ -223,7 +222,7 @@ class Table {
   }
 
   /** The slot's position in a permutation it was not taken out of (found once per write and permutation). */
-  private positions(slot: number): (p: Permutation) => number {
+  positions(slot: number): (p: Permutation) => number {
     const found = new Map<Permutation, number>();
     return (p) => {
       let at = found.get(p);
@@ -237,9 +236,8 @@ class Table {
    * `moved`: the permutations the slot was taken out of for the write (put back after it); null: it is in none
    * (inserted or removed).
    */
-  rescope(slot: number, moved: readonly Permutation[] | null): void {
+  rescope(slot: number, moved: readonly Permutation[] | null, at = this.positions(slot)): void {
     if (this.alive[slot] === 1) this.sames.enter(slot);
-    const at = this.positions(slot);
     for (const scoped of this.scopes.values()) {
       const { column, values, bits } = scoped;
       const value = column.dict[column.codes[slot]];
@@ -277,11 +275,10 @@ class Table {
   }
 
   /** A slot's values were written in place, in the permutations it was not taken out of: their bounds hold them. */
-  rebound(slot: number, moved: readonly Permutation[]): void {
+  rebound(slot: number, moved: readonly Permutation[], at = this.positions(slot)): void {
     for (const [p, byColumn] of this.zoneBounds) {
       if (moved.includes(p)) continue;
-      const at = positionOf(this.order, p, slot);
-      for (const bounds of byColumn.values()) bounds.changed(at, slot);
+      for (const bounds of byColumn.values()) bounds.changed(at(p), slot);
     }
   }
 
@@ -425,11 +422,10 @@ function blockMatches(valuesMatch: boolean, nullsMatch: boolean, mayHoldNull: bo
 
 /** The first position in [from, to) of a permutation (nulls first) whose slot's value is not null; `to` if none. */
 function firstNonNull(column: MemoryColumn, slots: Uint32Array, from: number, to: number): number {
-  const isNull = (slot: number) => (column.kind === 'dict' ? column.codes[slot] === 0 : column.values[slot] !== column.values[slot]);
   let [lo, hi] = [from, to];
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (isNull(slots[mid])) lo = mid + 1;
+    if (isNullAt(column, slots[mid])) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -787,10 +783,12 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       // out of a permutation while the old value is still there, back in with the new one
       const changed = changedPermutations(t, slot, encoded);
       for (const p of changed) t.takeOut(p, slot);
-      t.unscope(slot, changed);
+      // the slot stays where it is in the other permutations: its positions there are found once for the three
+      const at = t.positions(slot);
+      t.unscope(slot, changed, at);
       store(t, slot, encoded);
-      t.rescope(slot, changed);
-      t.rebound(slot, changed);
+      t.rescope(slot, changed, at);
+      t.rebound(slot, changed, at);
       for (const p of changed) t.putIn(p, slot);
       return;
     }

@@ -7,6 +7,7 @@
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
+import { isNullAt } from './columns.ts';
 import { applyClause, codeAnswers, keepCodes } from './filter.ts';
 import type { FilterContext } from './filter.ts';
 
@@ -48,12 +49,6 @@ interface NullCount {
   count: number;
 }
 
-const isNull = (column: MemoryColumn, slot: number): boolean => {
-  if (column.kind === 'dict') return column.codes[slot] === 0;
-  const x = column.values[slot];
-  return x !== x;
-};
-
 export class ScopeCounts {
   private readonly codes = new Map<DictColumn, Int32Array>();
   private readonly integers = new Map<NumberColumn, Int32Array>();
@@ -72,7 +67,7 @@ export class ScopeCounts {
         this.integers.set(c, counts);
       } else if (c !== id) {
         let count = 0;
-        for (let s = 0; s < size; s++) if (bits[s] === 1 && isNull(c, s)) count++;
+        for (let s = 0; s < size; s++) if (bits[s] === 1 && isNullAt(c, s)) count++;
         this.nulls.push({ column: c, count });
       }
     }
@@ -82,7 +77,7 @@ export class ScopeCounts {
   leave(slot: number): void {
     for (const [c, counts] of this.codes) counts[c.codes[slot]]--;
     for (const [c, counts] of this.integers) counts[integerAt(c.values[slot])]--;
-    for (const n of this.nulls) if (isNull(n.column, slot)) n.count--;
+    for (const n of this.nulls) if (isNullAt(n.column, slot)) n.count--;
   }
 
   /** A slot is in the scope with its current values. */
@@ -99,7 +94,7 @@ export class ScopeCounts {
       }
     }
     for (const [c, counts] of this.integers) counts[integerAt(c.values[slot])]++;
-    for (const n of this.nulls) if (isNull(n.column, slot)) n.count++;
+    for (const n of this.nulls) if (isNullAt(n.column, slot)) n.count++;
   }
 
   /** How many of the scope's slots hold each integer 0..1023 of `column`, and null; undefined when it holds others. */
@@ -124,7 +119,7 @@ export class ScopeCounts {
       const wanted = base === null;
       return {
         total: wanted ? nulls.count : inScope - nulls.count,
-        keep: (s) => bits[s] === 1 && isNull(column, s) === wanted,
+        keep: (s) => bits[s] === 1 && isNullAt(column, s) === wanted,
         narrow: (mask) => applyClause(mask, clause, ctx),
         codes: { column, ok: wanted ? NULLS : NON_NULLS, nulls: true },
       };
