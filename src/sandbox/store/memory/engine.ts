@@ -443,10 +443,19 @@ const CODE_BLOCK_CODES = 64;
 function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
   const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
   const codes = counted.codes;
-  if (!along || !codes || (!codes.nulls && codes.column.kind === 'dict' && codes.column.dict.length > CODE_BLOCK_CODES)) return undefined;
+  if (!along || !codes || manyCodes(counted)) return undefined;
   if (expectedWalk(query, counted.total, t.aliveCount) < ZONED_WALK_BLOCKS * t.block) return undefined;
   const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
   return counts && countedZones(t, along, counts, codes.ok, query.page.size);
+}
+
+/**
+ * Is the clause on a dictionary column of too many codes to count per block (codeZones)? Its page is then walked
+ * within a budget of slots, past which a pass over the codes and a walk through the mask are cheaper.
+ */
+function manyCodes(counted: CountedClause): boolean {
+  const codes = counted.codes;
+  return codes !== undefined && !codes.nulls && codes.column.kind === 'dict' && codes.column.dict.length > CODE_BLOCK_CODES;
 }
 
 /**
@@ -929,11 +938,12 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         masked = true;
         return page(maskKeep, true);
       };
-      // a test per slot that reads more than a code: walked within a budget of slots (one stretch counted from blocks,
-      // `sameas` counted per scope)
-      const budgeted = spanned ?? (counted?.walkShare !== undefined ? { keep: counted.keep, budget: t.size * counted.walkShare } : undefined);
+      // a test per slot that reads more than a code, or a code of a many-valued column (no counts per block to skip
+      // by): walked within a budget of slots (one stretch counted from blocks, `sameas` counted per scope, manyCodes)
+      const walkShare = counted && (counted.walkShare ?? (manyCodes(counted) ? COUNTED_WALK_SHARE.byValue : undefined));
+      const budgeted = spanned ?? (walkShare !== undefined ? { keep: counted!.keep, budget: t.size * walkShare } : undefined);
       let slots: number[];
-      if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked, counted && !counted.walkShare ? codeZones(t, scoped, counted, query) : undefined);
+      if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked, counted ? codeZones(t, scoped, counted, query) : undefined);
       else if (!spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
       else {
         // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order
