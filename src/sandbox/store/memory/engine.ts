@@ -443,7 +443,7 @@ const CODE_BLOCK_CODES = 64;
 function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
   const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
   const codes = counted.codes;
-  if (!along || !codes || manyCodes(counted)) return undefined;
+  if (!along || !codes || tooManyCodesForBlocks(counted)) return undefined;
   if (expectedWalk(query, counted.total, t.aliveCount) < ZONED_WALK_BLOCKS * t.block) return undefined;
   const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
   return counts && countedZones(t, along, counts, codes.ok, query.page.size);
@@ -453,7 +453,7 @@ function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: L
  * Is the clause on a dictionary column of too many codes to count per block (codeZones)? Its page is then walked
  * within a budget of slots, past which a pass over the codes and a walk through the mask are cheaper.
  */
-function manyCodes(counted: CountedClause): boolean {
+function tooManyCodesForBlocks(counted: CountedClause): boolean {
   const codes = counted.codes;
   return codes !== undefined && !codes.nulls && codes.column.kind === 'dict' && codes.column.dict.length > CODE_BLOCK_CODES;
 }
@@ -939,8 +939,9 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         return page(maskKeep, true);
       };
       // a test per slot that reads more than a code, or a code of a many-valued column (no counts per block to skip
-      // by): walked within a budget of slots (one stretch counted from blocks, `sameas` counted per scope, manyCodes)
-      const walkShare = counted && (counted.walkShare ?? (manyCodes(counted) ? COUNTED_WALK_SHARE.byValue : undefined));
+      // by): walked within a budget of slots (one stretch counted from blocks, `sameas` counted per scope,
+      // tooManyCodesForBlocks)
+      const walkShare = counted && (counted.walkShare ?? (tooManyCodesForBlocks(counted) ? COUNTED_WALK_SHARE.byValue : undefined));
       const budgeted = spanned ?? (walkShare !== undefined ? { keep: counted!.keep, budget: t.size * walkShare } : undefined);
       let slots: number[];
       if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked, counted ? codeZones(t, scoped, counted, query) : undefined);

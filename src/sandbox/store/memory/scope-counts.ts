@@ -3,7 +3,8 @@
 // calls leave before it changes an in-scope slot and enter after), so a list whose one clause is on such a column
 // sums the counts of the values that pass for its exact totalCount, and walks its page reading the slot's value,
 // without a pass over every slot. Every other column but the id (many-valued dictionaries, datetimes) has its nulls
-// counted, so that `null` and its negation are answered alike: at 1M a pass over a half-null column took 2-3 ms.
+// counted, so that `null` and its negation are answered alike: at 1M a pass over a half-null column took 2-3 ms. A
+// many-valued dictionary of at most one value per 8 slots is also counted per value once a text test on it asks.
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
@@ -66,7 +67,7 @@ export class ScopeCounts {
   private readonly integers = new Map<NumberColumn, Int32Array>();
   private readonly nulls: NullCount[] = [];
 
-  /** Counts of the slots set in `bits`, for the columns with few values now. */
+  /** Counts of the slots set in `bits`, for the columns with few values now (the many-valued ones: their nulls). */
   constructor(columns: Iterable<MemoryColumn>, id: DictColumn, bits: Uint8Array, size: number, countedCodes = COUNTED_CODES) {
     for (const c of columns) {
       if (c.kind === 'dict' && c !== id && c.index && c.dict.length <= countedCodes) this.codes.set(c, codeCounts(c, bits, size));
