@@ -223,7 +223,7 @@ function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, 
  * array of the dictionary's length, a million for `id` at 1M, and a read of it at random per slot). Codes are
  * repeated to make two; undefined otherwise. `-1` (no code) holds for no value.
  */
-function fewCodes(clause: FilterClause, column: DictColumn, operator: string): [number, number] | undefined {
+export function fewCodes(clause: FilterClause, column: DictColumn, operator: string): [number, number] | undefined {
   if (!column.index || !column.allStrings || column.type !== 'string' || !clause.values.every((v) => typeof v === 'string')) return undefined;
   // null and empty are true on null (code 0, D-22), as dictAnswers sets them
   if (operator === 'null') return [0, 0];

@@ -9,20 +9,19 @@ import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
 import { isNullAt } from './columns.ts';
-import { applyClause, codeAnswers, keepCodes } from './filter.ts';
+import { applyClause, codeAnswers, fewCodes, keepCodes } from './filter.ts';
 import type { FilterContext } from './filter.ts';
 
 /** Largest dictionary whose codes a scope counts (32 scopes x 4 bytes per code and column). */
 const COUNTED_CODES = 65_536;
 /**
- * The operators judged once per distinct value whatever the column (filter.ts dictAnswers): on a larger dictionary of
- * at most one code per MANY_CODES_SLOTS slots, their codes are counted too, from the first list that asks, as the
- * judgement already reads every code; the total is then a sum over the codes, not a pass over the slots. At 1M the
- * bench's descriptions (108k values) gained 1-1.6 ms; its short descriptions and incidents (300k) lost up to 1.7 ms, the
- * sum and the page's walk costing more than the pass they save. Equality and `null` are not: a pass comparing codes,
- * or the nulls counted, answer them faster.
+ * A dictionary of more values (not the id) holding at most one value per MANY_CODES_SLOTS slots is counted too, from
+ * the first list whose clause on it is judged per value (codeAnswers: text tests, `in` of more than two values), as
+ * that judgement already reads every value: the total is then a sum over the values, not a pass over the slots. At
+ * 1M the bench's descriptions (108k values) gained 1-1.6 ms; its short descriptions and incidents (300k) lost up to
+ * 1.7 ms, the sum and the page's walk costing more than the pass they save. Equality and `null` are not counted so:
+ * a pass comparing codes (fewCodes), or the nulls counted, answer them faster.
  */
-const JUDGED_PER_CODE = new Set(['contains', 'like', 'startswith', 'endswith', 'match']);
 const MANY_CODES_SLOTS = 8;
 /** Integers 0..SMALL-1 are counted each; then null, then any other value (which stops the one-clause answer). */
 const SMALL = 1024;
@@ -62,7 +61,7 @@ interface NullCount {
 
 export class ScopeCounts {
   private readonly codes = new Map<DictColumn, Int32Array>();
-  /** The larger dictionaries (not the id), counted per code once a list judged per code asks (JUDGED_PER_CODE). */
+  /** The larger dictionaries (not the id), counted per code once a clause judged per code asks (MANY_CODES_SLOTS). */
   private readonly manyCodes = new Set<DictColumn>();
   private readonly integers = new Map<NumberColumn, Int32Array>();
   private readonly nulls: NullCount[] = [];
@@ -136,16 +135,12 @@ export class ScopeCounts {
       };
     }
     if (column.kind === 'dict') {
-      if (this.manyCodes.has(column)) {
-        if (!JUDGED_PER_CODE.has(operator)) return undefined;
-        if (!this.codes.has(column)) {
-          if (column.dict.length * MANY_CODES_SLOTS > ctx.size) return undefined;
-          this.codes.set(column, codeCounts(column, bits, ctx.size));
-        }
-      }
-      const counts = this.codes.get(column);
-      const ok = counts && codeAnswers(clause, column, ctx);
-      if (!counts || !ok) return undefined;
+      const many = this.manyCodes.has(column);
+      let counts = this.codes.get(column);
+      if (many && (fewCodes(clause, column, operator) || (!counts && column.dict.length * MANY_CODES_SLOTS > ctx.size))) return undefined;
+      const ok = (counts || many) && codeAnswers(clause, column, ctx);
+      if (!ok) return undefined;
+      if (!counts) this.codes.set(column, (counts = codeCounts(column, bits, ctx.size)));
       let total = 0;
       const n = Math.min(ok.length, counts.length); // codes past either were added later: counted 0, or not judged and not held
       for (let c = 0; c < n; c++) total += ok[c] * counts[c];
