@@ -354,7 +354,18 @@ interface ZonedWalk {
   walk(): number;
   /** The blocks, their matches counted from the scope's counts along that permutation. */
   zones(): Zones;
+  /**
+   * The blocks where no slot matches, for a walk that tests the other slots in the mask of the matches (the stretch
+   * marked instead): needs no counts, and is expected to test the page's share of the other blocks' slots.
+   */
+  skips(total: number): Zones | undefined;
 }
+
+/**
+ * A slot tested in a walk that skips blocks (a call per slot) costs about this many slots of a walk through the mask
+ * (walkMask's own loop): the blocks are skipped when the walk passes this many times more slots than it tests.
+ */
+const SKIP_WALK_COST = 3;
 
 /**
  * One clause of one stretch, a page sorted by another field: the blocks of that field's permutation where no value,
@@ -402,6 +413,23 @@ function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: Filt
         return nullCounts!.matches(k, which[k] === ONLY_NULLS ? NULLS : NON_NULLS);
       };
       return { block, kinds, matches, cost: walk() };
+    },
+    skips: (total) => {
+      // the blocks the walk is expected to pass (from the end page.ts walks from), the matches spread evenly over the
+      // blocks that may hold some
+      const offset = (query.page.number - 1) * query.page.size;
+      const end = Math.min(total, offset + query.page.size);
+      const back = total - offset < end;
+      const ascending = query.sort[0].descending === back;
+      let open = 0;
+      for (let k = 0; k < blocks; k++) open += kinds[k] === NONE ? 0 : 1;
+      const needed = (open * (back ? total - offset : end)) / Math.max(total, 1);
+      let passed = 0;
+      let tested = 0;
+      for (let i = 0; i < blocks && tested < needed; i++, passed++) tested += kinds[ascending ? i : blocks - 1 - i] === NONE ? 0 : 1;
+      if (tested * SKIP_WALK_COST >= passed) return undefined;
+      const skipping = kinds.map((kind) => (kind === NONE ? NONE : SOME));
+      return { block, kinds: skipping, matches: () => 0, cost: (tested + 2) * block };
     },
   };
 }
@@ -944,7 +972,9 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const walkShare = counted && (counted.walkShare ?? (tooManyCodesForBlocks(counted) ? COUNTED_WALK_SHARE.byValue : undefined));
       const budgeted = spanned ?? (walkShare !== undefined ? { keep: counted!.keep, budget: t.size * walkShare } : undefined);
       let slots: number[];
-      if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked, counted ? codeZones(t, scoped, counted, query) : undefined);
+      // a marked stretch, a page sorted by another field: its walk through the mask skips the blocks holding no match
+      const zones = counted ? codeZones(t, scoped, counted, query) : marked && zoned ? zoned.skips(total) : undefined;
+      if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked, zones);
       else if (!spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
       else {
         // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order
