@@ -961,10 +961,11 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
           offset: (query.page.number - 1) * query.page.size,
           size: query.page.size,
         });
-      const byMask = () => {
+      // the mask of every match walked; one stretch's page sorted by another field skips the blocks holding no match
+      const byMask = (zones = zoned?.skips(total)) => {
         if (!masked) filterAll();
         masked = true;
-        return page(maskKeep, true);
+        return page(maskKeep, true, zones);
       };
       // a test per slot that reads more than a code, or a code of a many-valued column (no counts per block to skip
       // by): walked within a budget of slots (one stretch counted from blocks, `sameas` counted per scope,
@@ -972,9 +973,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const walkShare = counted && (counted.walkShare ?? (tooManyCodesForBlocks(counted) ? COUNTED_WALK_SHARE.byValue : undefined));
       const budgeted = spanned ?? (walkShare !== undefined ? { keep: counted!.keep, budget: t.size * walkShare } : undefined);
       let slots: number[];
-      // a marked stretch, a page sorted by another field: its walk through the mask skips the blocks holding no match
-      const zones = counted ? codeZones(t, scoped, counted, query) : marked && zoned ? zoned.skips(total) : undefined;
-      if (!budgeted) slots = page(unmasked ? unmasked.keep : maskKeep, !unmasked, zones);
+      if (!budgeted) slots = unmasked ? page(unmasked.keep, false, counted ? codeZones(t, scoped, counted, query) : undefined) : byMask();
       else if (!spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
       else {
         // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order
