@@ -310,6 +310,19 @@ class Table {
     return undefined;
   }
 
+  /**
+   * The scope's counts per block of a permutation of the slots where a pair of columns is the same (1) and not (0),
+   * made on first use.
+   */
+  sameBlocksOf(scoped: ScopeMask, p: Permutation, same: NonNullable<CountedClause['same']>): CodeBlockCounts {
+    let byKey = scoped.codeBlocks.get(p);
+    if (!byKey) scoped.codeBlocks.set(p, (byKey = new Map()));
+    const key = `${same.key}\u0000same`;
+    let counts = byKey.get(key);
+    if (!counts) byKey.set(key, (counts = new CodeBlockCounts(p, (slot) => same.bits()[slot], 2, () => scoped.bits, this.block)));
+    return counts;
+  }
+
   /** The bounds of `column` along a permutation, made on first use. */
   zoneBoundsOf(p: Permutation, column: MemoryColumn): ZoneBounds {
     let byColumn = this.zoneBounds.get(p);
@@ -475,6 +488,21 @@ function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: L
   if (expectedWalk(query, counted.total, t.aliveCount) < ZONED_WALK_BLOCKS * t.block) return undefined;
   const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
   return counts && countedZones(t, along, counts, codes.ok, query.page.size);
+}
+
+/**
+ * `sameas` or its negation on a pair kept as a mask, a page sorted by one field: each block of that field's
+ * permutation counted from the scope's counts of same and not same slots there, so the walk skips the blocks before
+ * the page (at 1M, `priority sameas status` page 90 of 200 walked about 220k slots, 1.6 ms); a short walk walks.
+ */
+function sameZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
+  const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
+  const { same } = counted;
+  if (!along || !same) return undefined;
+  if (expectedWalk(query, counted.total, t.aliveCount) < ZONED_WALK_BLOCKS * t.block) return undefined;
+  const ok = new Uint8Array(2);
+  ok[same.wanted] = 1;
+  return countedZones(t, along, t.sameBlocksOf(scoped, along, same), ok, query.page.size);
 }
 
 /**
@@ -970,10 +998,12 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       // a test per slot that reads more than a code, or a code of a many-valued column (no counts per block to skip
       // by): walked within a budget of slots (one stretch counted from blocks, `sameas` counted per scope,
       // tooManyCodesForBlocks)
-      const walkShare = counted && (counted.walkShare ?? (tooManyCodesForBlocks(counted) ? COUNTED_WALK_SHARE.byValue : undefined));
+      // (a walk that skips blocks by counts needs no budget)
+      const zones = counted && (codeZones(t, scoped, counted, query) ?? sameZones(t, scoped, counted, query));
+      const walkShare = counted && !zones ? (counted.walkShare ?? (tooManyCodesForBlocks(counted) ? COUNTED_WALK_SHARE.byValue : undefined)) : undefined;
       const budgeted = spanned ?? (walkShare !== undefined ? { keep: counted!.keep, budget: t.size * walkShare } : undefined);
       let slots: number[];
-      if (!budgeted) slots = unmasked ? page(unmasked.keep, false, counted ? codeZones(t, scoped, counted, query) : undefined) : byMask();
+      if (!budgeted) slots = unmasked ? page(unmasked.keep, false, zones) : byMask();
       else if (!spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
       else {
         // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order

@@ -145,5 +145,7 @@ export function sameCounted(clause: FilterClause, ctx: FilterContext, sets: Same
     keep: kept ? (s) => bits[s] === 1 && kept[s] === bit : (s) => bits[s] === 1 && same(s) === wanted,
     narrow: (mask) => (kept ? keepHits(mask, kept, size, 1 - bit) : applyClause(mask, clause, ctx)),
     walkShare: kept ? SAME_WALK_SHARE.kept : SAME_WALK_SHARE.read,
+    // the mask is read from the table at each call: it is replaced as the table grows
+    same: kept ? { key, bits: () => alive.sames.bitsOf(key)!, wanted: bit } : undefined,
   };
 }

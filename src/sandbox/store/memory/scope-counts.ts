@@ -51,6 +51,11 @@ export interface CountedClause {
    * dictionary column its codes; for `null` or its negation (`nulls`) null (0) and non-null (1).
    */
   codes?: { column: MemoryColumn; ok: Uint8Array; nulls?: true };
+  /**
+   * For `sameas` or its negation on a pair kept as a mask (same-counts.ts): the pair, its mask of same slots (1), and
+   * whether a match is the same (1) or not (0), so blocks of slots are counted by sameness.
+   */
+  same?: { key: string; bits(): Uint8Array; wanted: 0 | 1 };
 }
 
 /** The in-scope slots holding null in a column whose values are not counted one by one. */
