@@ -368,8 +368,9 @@ interface ZonedWalk {
   /** The blocks, their matches counted from the scope's counts along that permutation. */
   zones(): Zones;
   /**
-   * The blocks where no slot matches, for a walk that tests the other slots in the mask of the matches (the stretch
-   * marked instead): needs no counts, and is expected to test the page's share of the other blocks' slots.
+   * The blocks where no slot matches, for a walk that tests the other slots in the mask of the matches (after the
+   * stretch was marked, or the pass made): needs no counts. Undefined when the walk is not expected to pass three
+   * times more slots than it tests (SKIP_WALK_COST), the matches spread evenly over the blocks that may hold some.
    */
   skips(total: number): Zones | undefined;
 }
@@ -995,10 +996,9 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
         masked = true;
         return page(maskKeep, true, zones);
       };
-      // a test per slot that reads more than a code, or a code of a many-valued column (no counts per block to skip
-      // by): walked within a budget of slots (one stretch counted from blocks, `sameas` counted per scope,
-      // tooManyCodesForBlocks)
-      // (a walk that skips blocks by counts needs no budget)
+      // a page walked skipping blocks by counts (per code, of nulls, of a `sameas` pair's same slots) needs no budget;
+      // else a test per slot that reads more than a code, or a code of a many-valued column, is walked within a
+      // budget of slots (one stretch counted from blocks, `sameas` counted per scope, tooManyCodesForBlocks)
       const zones = counted && (codeZones(t, scoped, counted, query) ?? sameZones(t, scoped, counted, query));
       const walkShare = counted && !zones ? (counted.walkShare ?? (tooManyCodesForBlocks(counted) ? COUNTED_WALK_SHARE.byValue : undefined)) : undefined;
       const budgeted = spanned ?? (walkShare !== undefined ? { keep: counted!.keep, budget: t.size * walkShare } : undefined);
