@@ -288,8 +288,7 @@ class Table {
    * then, and once broken.
    */
   codeBlocksOf(scoped: ScopeMask, p: Permutation, column: MemoryColumn, keys: 'nulls' | 'codes' | 'integers', after = 1): CodeBlockCounts | undefined {
-    let byKey = scoped.codeBlocks.get(p);
-    if (!byKey) scoped.codeBlocks.set(p, (byKey = new Map()));
+    const byKey = this.blockCountsAlong(scoped, p);
     const key = `${column.field}\u0000${keys}`;
     let counts = byKey.get(key);
     if (!counts && after > 1) {
@@ -315,12 +314,18 @@ class Table {
    * made on first use.
    */
   sameBlocksOf(scoped: ScopeMask, p: Permutation, same: NonNullable<CountedClause['same']>): CodeBlockCounts {
-    let byKey = scoped.codeBlocks.get(p);
-    if (!byKey) scoped.codeBlocks.set(p, (byKey = new Map()));
+    const byKey = this.blockCountsAlong(scoped, p);
     const key = `${same.key}\u0000same`;
     let counts = byKey.get(key);
     if (!counts) byKey.set(key, (counts = new CodeBlockCounts(p, (slot) => same.bits()[slot], 2, () => scoped.bits, this.block)));
     return counts;
+  }
+
+  /** The scope's counts per key and block along a permutation, by what they count (every write keeps them). */
+  private blockCountsAlong(scoped: ScopeMask, p: Permutation): Map<string, CodeBlockCounts> {
+    let byKey = scoped.codeBlocks.get(p);
+    if (!byKey) scoped.codeBlocks.set(p, (byKey = new Map()));
+    return byKey;
   }
 
   /** The bounds of `column` along a permutation, made on first use. */
@@ -477,33 +482,24 @@ function firstNonNull(column: MemoryColumn, slots: Uint32Array, from: number, to
 const CODE_BLOCK_CODES = 64;
 
 /**
- * One clause counted per value of a few-valued dictionary column, or a `null` test counted per scope (scope-counts.ts),
- * a page sorted by one field: each block of that field's permutation counted from the scope's counts per code (or of
- * nulls) there, so the walk skips the blocks before the page and tests the slots of about one block and the page's
+ * One clause counted per value of a few-valued dictionary column, a `null` test counted per scope (scope-counts.ts),
+ * or `sameas` on a pair kept as a mask (same-counts.ts), a page sorted by one field: each block of that field's
+ * permutation counted from the scope's counts per code (of nulls, of same slots) there, so the walk skips the blocks before the page and tests the slots of about one block and the page's
  * own; a page whose plain walk is short walks it (ZONED_WALK_BLOCKS).
  */
 function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
   const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
-  const codes = counted.codes;
-  if (!along || !codes || tooManyCodesForBlocks(counted)) return undefined;
+  const { codes, same } = counted;
+  if (!along || !(codes || same) || tooManyCodesForBlocks(counted)) return undefined;
   if (expectedWalk(query, counted.total, t.aliveCount) < ZONED_WALK_BLOCKS * t.block) return undefined;
-  const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
-  return counts && countedZones(t, along, counts, codes.ok, query.page.size);
-}
-
-/**
- * `sameas` or its negation on a pair kept as a mask, a page sorted by one field: each block of that field's
- * permutation counted from the scope's counts of same and not same slots there, so the walk skips the blocks before
- * the page (at 1M, `priority sameas status` page 90 of 200 walked about 220k slots, 1.6 ms); a short walk walks.
- */
-function sameZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
-  const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
-  const { same } = counted;
-  if (!along || !same) return undefined;
-  if (expectedWalk(query, counted.total, t.aliveCount) < ZONED_WALK_BLOCKS * t.block) return undefined;
+  if (codes) {
+    const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
+    return counts && countedZones(t, along, counts, codes.ok, query.page.size);
+  }
+  // `sameas`: at 1M, `priority sameas status` page 90 of 200 walked about 220k slots (1.6 ms) before these counts
   const ok = new Uint8Array(2);
-  ok[same.wanted] = 1;
-  return countedZones(t, along, t.sameBlocksOf(scoped, along, same), ok, query.page.size);
+  ok[same!.wanted] = 1;
+  return countedZones(t, along, t.sameBlocksOf(scoped, along, same!), ok, query.page.size);
 }
 
 /**
@@ -999,7 +995,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       // a page walked skipping blocks by counts (per code, of nulls, of a `sameas` pair's same slots) needs no budget;
       // else a test per slot that reads more than a code, or a code of a many-valued column, is walked within a
       // budget of slots (one stretch counted from blocks, `sameas` counted per scope, tooManyCodesForBlocks)
-      const zones = counted && (codeZones(t, scoped, counted, query) ?? sameZones(t, scoped, counted, query));
+      const zones = counted && codeZones(t, scoped, counted, query);
       const walkShare = counted && !zones ? (counted.walkShare ?? (tooManyCodesForBlocks(counted) ? COUNTED_WALK_SHARE.byValue : undefined)) : undefined;
       const budgeted = spanned ?? (walkShare !== undefined ? { keep: counted!.keep, budget: t.size * walkShare } : undefined);
       let slots: number[];
