@@ -33,7 +33,7 @@ import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { BLOCK, StretchCounts } from './stretch-counts.ts';
 import { CodeBlockCounts, codeKey, INTEGER_KEYS, integerKey, nullKey } from './code-block-counts.ts';
 import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
-import { COUNTED, NONE, SOME, ZONED_WALK_BLOCKS } from './zone-walk.ts';
+import { COUNTED, NONE, SOME, ZONED_WALK_BLOCKS, longRuns } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
@@ -291,12 +291,7 @@ class Table {
     const byKey = this.blockCountsAlong(scoped, p);
     const key = `${column.field}\u0000${keys}`;
     let counts = byKey.get(key);
-    if (!counts && after > 1) {
-      const asked = `${p.field}\u0000${key}`;
-      const asks = (scoped.codeBlockAsks.get(asked) ?? 0) + 1;
-      scoped.codeBlockAsks.set(asked, asks);
-      if (asks < after) return undefined;
-    }
+    if (!counts && !askedEnough(scoped, `${p.field}\u0000${key}`, after)) return undefined;
     if (!counts) {
       const [keyOf, width] =
         keys === 'codes' && column.kind === 'dict' ? [codeKey(column), column.dict.length]
@@ -343,6 +338,12 @@ class Table {
     if (!counts) scoped.stretchCounts.set(p, (counts = new StretchCounts(p, () => scoped.bits, this.block)));
     return counts;
   }
+
+  /** As stretchCountsOf, made once asked for `after` times; undefined until then. */
+  stretchCountsAfter(scoped: ScopeMask, p: Permutation, after: number): StretchCounts | undefined {
+    if (!scoped.stretchCounts.has(p) && !askedEnough(scoped, `${p.field}\u0000scope`, after)) return undefined;
+    return this.stretchCountsOf(scoped, p);
+  }
 }
 
 /**
@@ -364,6 +365,14 @@ function blockCounted(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: F
   if (walked(expectedTotal(answer, scoped, t)) > limit) return undefined;
   const counted = countStretch(answer, test, t.stretchCountsOf(scoped, answer.permutation), scoped.bits);
   return walked(counted.total) > limit ? undefined : { ...counted, budget: limit, zoned };
+}
+
+/** Counts per block asked for once more: have they now been asked for `after` times (1: on first use)? */
+function askedEnough(scoped: ScopeMask, key: string, after: number): boolean {
+  if (after <= 1) return true;
+  const asks = (scoped.codeBlockAsks.get(key) ?? 0) + 1;
+  scoped.codeBlockAsks.set(key, asks);
+  return asks >= after;
 }
 
 /** A page's walk along the sort key's permutation skipping blocks (zone-walk.ts), and the slots it tests at most. */
@@ -494,12 +503,13 @@ function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: L
   if (expectedWalk(query, counted.total, t.aliveCount) < ZONED_WALK_BLOCKS * t.block) return undefined;
   if (codes) {
     const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
-    return counts && countedZones(t, along, counts, codes.ok, query.page.size);
+    return counts && countedZones(t, along, (k) => counts.matches(k, codes.ok), query.page.size);
   }
   // `sameas`: at 1M, `priority sameas status` page 90 of 200 walked about 220k slots (1.6 ms) before these counts
   const ok = new Uint8Array(2);
   ok[same!.wanted] = 1;
-  return countedZones(t, along, t.sameBlocksOf(scoped, along, same!), ok, query.page.size);
+  const counts = t.sameBlocksOf(scoped, along, same!);
+  return countedZones(t, along, (k) => counts.matches(k, ok), query.page.size);
 }
 
 /**
@@ -525,20 +535,37 @@ function bucketZones(t: Table, scoped: ScopeMask, lead: string, value: number, l
   const counts = t.codeBlocksOf(scoped, along, column, 'integers', BUCKET_COUNTS_AFTER);
   const ok = new Uint8Array(INTEGER_KEYS + 2);
   ok[value] = 1;
-  return counts && countedZones(t, along, counts, ok, size);
+  return counts && countedZones(t, along, (k) => counts.matches(k, ok), size);
 }
 
 /** Lists of a scope and a two-key sort's last field before that field's counts per integer and block are made. */
 const BUCKET_COUNTS_AFTER = 4;
 
-/** Every block of a permutation counted: its in-scope slots whose key `ok` holds. */
-function countedZones(t: Table, along: Permutation, counts: CodeBlockCounts, ok: Uint8Array, size: number): Zones {
+/**
+ * A list without filters sorted by one field: each block of that field's permutation counted from the scope's block
+ * counts there (stretch-counts.ts), so the walk skips the blocks holding none of the scope's cases and passes over
+ * those before the page by their counts. A scope whose cases lie together at the far end of the sort (a customer whose
+ * cases are all old, newest first) is otherwise walked past the rest of the table. The counts are made on the fourth
+ * such list of the scope and field, as bucketZones' are.
+ */
+function scopeZones(t: Table, scoped: ScopeMask, query: ListQuery): Zones | undefined {
+  const along = query.filters.length === 0 && query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
+  if (!along || along.length < ZONED_WALK_BLOCKS * t.block) return undefined;
+  // descending on a few-valued field (a contract, a status), the walk would join the blocks into runs it walks whole
+  if (query.sort[0].descending && longRuns(along, t.columns.get(along.field)!)) return undefined;
+  const counts = t.stretchCountsAfter(scoped, along, BUCKET_COUNTS_AFTER);
+  if (!counts) return undefined;
+  return countedZones(t, along, (k) => counts.inBlock(k), query.page.size);
+}
+
+/** Every block of a permutation counted: `inBlock(k)` matches in block k. */
+function countedZones(t: Table, along: Permutation, inBlock: (k: number) => number, size: number): Zones {
   const blocks = Math.ceil(along.length / t.block);
   const matches = new Int32Array(blocks);
   const kinds = new Uint8Array(blocks);
   let total = 0;
   for (let k = 0; k < blocks; k++) {
-    matches[k] = counts.matches(k, ok);
+    matches[k] = inBlock(k);
     kinds[k] = matches[k] > 0 ? COUNTED : NONE;
     total += matches[k];
   }
@@ -987,7 +1014,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
           size: query.page.size,
         });
       // the mask of every match walked; one stretch's page sorted by another field skips the blocks holding no match
-      const byMask = (zones = zoned?.skips(total)) => {
+      const byMask = (zones = zoned?.skips(total) ?? scopeZones(t, scoped, query)) => {
         if (!masked) filterAll();
         masked = true;
         return page(maskKeep, true, zones);

@@ -43,6 +43,11 @@ export class StretchCounts {
     return n;
   }
 
+  /** In-scope slots in block k (the last block: up to the permutation's end). */
+  inBlock(k: number): number {
+    return this.blocks[k];
+  }
+
   private scan(from: number, to: number): number {
     const { slots } = this.p;
     const b = this.bits();
