@@ -545,17 +545,18 @@ describe('memory column engine: pages walked skipping blocks, by the bounds of a
     }
     // no filter, sorted by one field, in a scope spread over the table or one lying together: the scope's slots
     // counted per block of the field's permutation (made on a scope and field's fourth list), so the walk skips the
-    // blocks holding none
-    for (const sort of ['id', '-createdAt', '-updatedAt', 'shortDescription', 'contract']) {
+    // blocks holding none; sorted descending by a field of long runs, run by run, each counted
+    for (const sort of ['id', '-createdAt', '-updatedAt', 'shortDescription', 'contract', '-contract', '-priority']) {
       for (const scope of [...scopes, { by: 'customerOrg', values: ['ORG3'] } as Scope]) {
-        for (const page of ['page[size]=50&page[number]=1', 'page[size]=7&page[number]=60', 'page[size]=50&page[number]=10', 'page[size]=200&page[number]=3']) {
+        // the last page deep enough in the larger scopes to pass whole runs of a contract or a priority
+        for (const page of ['page[size]=50&page[number]=1', 'page[size]=7&page[number]=60', 'page[size]=50&page[number]=10', 'page[size]=200&page[number]=3', 'page[size]=200&page[number]=9']) {
           if (agreesOn(`sort=${sort}&${page}`, zoneStore, scope, cases)) checked++;
         }
       }
     }
     return checked;
   }
-  const CHECKS = (4 * 6 + 1 + 2 * 4 + 5 + 9) * 4 * 4 + 4 * 4 + 5 * 3 * 4;
+  const CHECKS = (4 * 6 + 1 + 2 * 4 + 5 + 9) * 4 * 4 + 4 * 4 + 7 * 3 * 5;
 
   it('answers ranges and clauses on few-valued fields like the evaluator', () => {
     expect(check()).toBe(CHECKS);

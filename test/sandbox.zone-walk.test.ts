@@ -1,7 +1,7 @@
 // The bounds of a column per block of another field's permutation (zone-bounds.ts, D-84) hold every value of their
 // block through random writes made as the engine makes them, and tell blocks apart as they are; a page's walk that
 // skips blocks (zone-walk.ts) gives the slots the plain walk gives, in both directions, ascending and descending, with
-// runs of equal values across block boundaries.
+// runs of equal values across block boundaries, and so does a descending walk through the mask run by run.
 import { describe, expect, it } from 'vitest';
 import { prng } from '../src/sandbox/seed.ts';
 import { compareCodePoints } from '../src/grammar/compare.ts';
@@ -160,10 +160,17 @@ describe('zoneWalk', () => {
             expect(got, `n ${n} descending ${descending} back ${back} skip ${skip} stop ${stop}`).toEqual(expected);
             expect(tested).toBeLessThanOrEqual(n);
             compared++;
+            if (descending) {
+              // matches counted at any positions, walked through the mask: run by run
+              const inRange = (from: number, to: number) => sorted.slice(from, to).filter(keep).length;
+              const byRuns = zoneWalk(p, column, descending, back, keep, skip, stop, { block, kinds, matches: truth, cost: 0, inRange }, keepSet);
+              expect(byRuns, `by runs: n ${n} back ${back} skip ${skip} stop ${stop}`).toEqual(expected);
+              compared++;
+            }
           }
         }
       }
-      expect(compared).toBe(1200);
+      expect(compared).toBe(1800);
     });
   }
 

@@ -33,7 +33,7 @@ import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { BLOCK, StretchCounts } from './stretch-counts.ts';
 import { CodeBlockCounts, codeKey, INTEGER_KEYS, integerKey, nullKey } from './code-block-counts.ts';
 import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
-import { COUNTED, NONE, SOME, ZONED_WALK_BLOCKS, longRuns } from './zone-walk.ts';
+import { COUNTED, NONE, SOME, ZONED_WALK_BLOCKS } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
 
 /** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
@@ -545,17 +545,38 @@ const BUCKET_COUNTS_AFTER = 4;
  * A list without filters sorted by one field: each block of that field's permutation counted from the scope's block
  * counts there (stretch-counts.ts), so the walk skips the blocks holding none of the scope's cases and passes over
  * those before the page by their counts. A scope whose cases lie together at the far end of the sort (a customer whose
- * cases are all old, newest first) is otherwise walked past the rest of the table. The counts are made on the fourth
- * such list of the scope and field, as bucketZones' are.
+ * cases are all old, newest first; an account's contracts, sorted by contract descending) is otherwise walked past
+ * the rest of the table. The counts are made on the fourth such list of the scope and field, as bucketZones' are.
  */
 function scopeZones(t: Table, scoped: ScopeMask, query: ListQuery): Zones | undefined {
   const along = query.filters.length === 0 && query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
   if (!along || along.length < ZONED_WALK_BLOCKS * t.block) return undefined;
-  // descending on a few-valued field (a contract, a status), the walk would join the blocks into runs it walks whole
-  if (query.sort[0].descending && longRuns(along, t.columns.get(along.field)!)) return undefined;
   const counts = t.stretchCountsAfter(scoped, along, BUCKET_COUNTS_AFTER);
-  if (!counts) return undefined;
-  return countedZones(t, along, (k) => counts.inBlock(k), query.page.size);
+  if (!counts || passedBlocks(t, along, counts, scoped.count, query) <= ZONED_WALK_BLOCKS) return undefined;
+  const zones = countedZones(t, along, (k) => counts.inBlock(k), query.page.size);
+  // descending on a field of a few values (a contract, a status), the walk goes run by run, each counted: joined into
+  // segments at block boundaries, the runs would make one segment walked whole
+  const column = t.columns.get(along.field)!;
+  const few = column.kind === 'dict' ? column.dict.length <= CODE_BLOCK_CODES : scoped.counts.integerCounts(column) !== undefined;
+  if (query.sort[0].descending && few) zones.inRange = (from, to) => counts.count(from, to);
+  return zones;
+}
+
+/**
+ * The blocks a plain walk of the scope's `total` slots passes, from the end it starts at, to the page's last slot:
+ * a walk of a few blocks is cheaper than skipping by counts (its loop reads the mask; a walk that skips calls a test).
+ */
+function passedBlocks(t: Table, along: Permutation, counts: StretchCounts, total: number, query: ListQuery): number {
+  const offset = (query.page.number - 1) * query.page.size;
+  const end = Math.min(total, offset + query.page.size);
+  const back = total - offset < end;
+  const needed = back ? total - offset : end;
+  const ascending = query.sort[0].descending === back;
+  const blocks = Math.ceil(along.length / t.block);
+  let seen = 0;
+  let passed = 0;
+  while (seen < needed && passed < blocks) seen += counts.inBlock(ascending ? passed++ : blocks - 1 - passed++);
+  return passed;
 }
 
 /** Every block of a permutation counted: `inBlock(k)` matches in block k. */

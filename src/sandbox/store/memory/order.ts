@@ -137,7 +137,7 @@ export interface Stretch {
  * binary search in the last step, so a long run (all open cases of one status, most of the table while the page needs
  * a few of it) and a short one (nearly distinct values) each cost about log(run length).
  */
-function runStart(slots: Uint32Array, column: MemoryColumn, first: number, end: number): number {
+export function runStart(slots: Uint32Array, column: MemoryColumn, first: number, end: number): number {
   let step = 1;
   let hi = end;
   while (hi - step >= first && sameOn(column, slots[hi - step], slots[end])) {
@@ -154,7 +154,7 @@ function runStart(slots: Uint32Array, column: MemoryColumn, first: number, end: 
 }
 
 /** The end (inclusive) of the run of values equal to the one at `start` (positions < length): as runStart, forwards. */
-function runEnd(slots: Uint32Array, column: MemoryColumn, start: number, length: number): number {
+export function runEnd(slots: Uint32Array, column: MemoryColumn, start: number, length: number): number {
   let step = 1;
   let lo = start;
   while (lo + step < length && sameOn(column, slots[lo + step], slots[start])) {

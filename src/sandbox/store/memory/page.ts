@@ -77,7 +77,7 @@ function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean,
   const back = count - from < to;
   const [skip, end] = back ? [count - to, count - from] : [from, to];
   const zones = bucketZones ?? (keep === input.keep && !bucket && !within ? input.zones?.(key.field) : undefined);
-  if (zones) return zoneWalk(p, input.ctx.column(key.field), key.descending, back, keep, skip, end, zones);
+  if (zones) return zoneWalk(p, input.ctx.column(key.field), key.descending, back, keep, skip, end, zones, keep === input.keep ? input.mask : undefined);
   // `keep` is the mask's read, or a bucket's test (its slots in the mask): both walked in walkMask's own loops
   if ((keep === input.keep || bucket) && input.mask) {
     const out = walkMask(p, input.ctx.column(key.field), key.descending, back, input.mask, skip, end, within, bucket);

@@ -3,7 +3,7 @@
 // counting them, while the matches before the page are more than it holds. The other blocks, and the one the page
 // starts in, are walked slot by slot as `walk` and `walkBack` do, so the page is the same.
 import type { MemoryColumn } from './columns.ts';
-import { sameOn, walk, walkBack } from './order.ts';
+import { runEnd, runStart, sameOn, walk, walkBack, walkMask } from './order.ts';
 import type { Permutation } from './order.ts';
 
 /** A block's matches: none, counted by `matches`, or some (each slot tested). */
@@ -26,6 +26,12 @@ export interface Zones {
   matches(k: number): number;
   /** Slots the walk is expected to test (against the cost of sorting the matches). */
   cost: number;
+  /**
+   * The matches at any positions [from, to), when they can be counted there: a descending walk through the mask on a
+   * field of long runs of equal values then goes run by run (runWalk) rather than joining its blocks into the runs
+   * it walks whole.
+   */
+  inRange?(from: number, to: number): number;
 }
 
 /**
@@ -33,7 +39,8 @@ export interface Zones {
  * descending walk visits a run of equal values forwards, so blocks are joined into segments across a boundary
  * inside a run: segments then end where values change, and are visited whole in the walk's order.
  */
-export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boolean, back: boolean, keep: (slot: number) => boolean, skip: number, stop: number, zones: Zones): number[] {
+export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boolean, back: boolean, keep: (slot: number) => boolean, skip: number, stop: number, zones: Zones, mask?: Uint8Array): number[] {
+  if (descending && zones.inRange && mask) return runWalk(p, column, back, mask, skip, stop, zones.inRange);
   const { slots, length } = p;
   const { block, kinds } = zones;
   const out: number[] = [];
@@ -72,6 +79,46 @@ export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boole
     }
     (back ? walkBack : walk)(p, column, descending, visit, { from, to });
     if (seen >= stop) break;
+  }
+  return back ? out.reverse() : out;
+}
+
+/**
+ * The matches [skip, stop) of a descending walk (`back`: of `walkBack`) through the mask of the matches, run by run of
+ * equal values in the walk's order: a run without matches, or with fewer than the page still has to pass, is passed
+ * over by its count, and the others walked as `walk` and `walkBack` walk them, in walkMask's own loop. For a field of
+ * long runs (a contract, sorted descending, for an account holding a few of the contracts), where a run's count costs
+ * a scan of at most its two end blocks.
+ */
+function runWalk(p: Permutation, column: MemoryColumn, back: boolean, mask: Uint8Array, skip: number, stop: number, inRange: (from: number, to: number) => number): number[] {
+  const { slots, length } = p;
+  const out: number[] = [];
+  let seen = 0;
+  /** Run [from, to): false once the page is whole. */
+  const take = (from: number, to: number) => {
+    const n = inRange(from, to);
+    if (n === 0) return true;
+    if (seen + n > skip) {
+      // a run visited forwards (walkBack: backwards) is its positions in order: an ascending walk of them
+      for (const slot of walkMask(p, column, false, back, mask, Math.max(0, skip - seen), stop - seen, { from, to })) out.push(slot);
+    }
+    seen += n;
+    return seen < stop;
+  };
+  if (!back) {
+    // walk: runs from the last, each forwards
+    for (let end = length - 1; end >= 0; ) {
+      const start = runStart(slots, column, 0, end);
+      if (!take(start, end + 1)) break;
+      end = start - 1;
+    }
+  } else {
+    // walkBack: runs from the first, each backwards
+    for (let start = 0; start < length; ) {
+      const end = runEnd(slots, column, start, length);
+      if (!take(start, end + 1)) break;
+      start = end + 1;
+    }
   }
   return back ? out.reverse() : out;
 }
