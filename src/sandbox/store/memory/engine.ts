@@ -546,7 +546,8 @@ const BUCKET_COUNTS_AFTER = 4;
  * counts there (stretch-counts.ts), so the walk skips the blocks holding none of the scope's cases and passes over
  * those before the page by their counts. A scope whose cases lie together at the far end of the sort (a customer whose
  * cases are all old, newest first; an account's contracts, sorted by contract descending) is otherwise walked past
- * the rest of the table. The counts are made on the fourth such list of the scope and field, as bucketZones' are.
+ * the rest of the table. The counts are made on the fourth such list of the scope and field, as bucketZones' are,
+ * and used when a plain walk would pass more than ZONED_WALK_BLOCKS blocks (passedBlocks).
  */
 function scopeZones(t: Table, scoped: ScopeMask, query: ListQuery): Zones | undefined {
   const along = query.filters.length === 0 && query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;

@@ -1,7 +1,8 @@
 // A page's walk along a permutation that skips whole blocks of positions (decision D-84): a block where no slot can
 // match (zone-bounds.ts) is passed over, and one whose matches are counted without testing each slot is passed over
 // counting them, while the matches before the page are more than it holds. The other blocks, and the one the page
-// starts in, are walked slot by slot as `walk` and `walkBack` do, so the page is the same.
+// starts in, are walked slot by slot as `walk` and `walkBack` do, so the page is the same. A descending walk whose
+// matches can be counted at any positions goes by runs of equal values instead (runWalk).
 import type { MemoryColumn } from './columns.ts';
 import { runEnd, runStart, sameOn, walk, walkBack, walkMask } from './order.ts';
 import type { Permutation } from './order.ts';
@@ -27,9 +28,9 @@ export interface Zones {
   /** Slots the walk is expected to test (against the cost of sorting the matches). */
   cost: number;
   /**
-   * The matches at any positions [from, to), when they can be counted there: a descending walk through the mask on a
-   * field of long runs of equal values then goes run by run (runWalk) rather than joining its blocks into the runs
-   * it walks whole.
+   * The matches at any positions [from, to), when they can be counted there (the mask's slots, for a walk given the
+   * mask): a descending walk through the mask on a field of a few values then goes run by run (runWalk) rather than
+   * joining its blocks into the runs it walks whole.
    */
   inRange?(from: number, to: number): number;
 }
