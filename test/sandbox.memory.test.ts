@@ -545,7 +545,7 @@ describe('memory column engine: pages walked skipping blocks, by the bounds of a
     }
     // no filter, sorted by one field, in a scope spread over the table or one lying together: the scope's slots
     // counted per block of the field's permutation (made on a scope and field's fourth list), so the walk skips the
-    // blocks holding none; sorted descending by a field of long runs, run by run, each counted
+    // blocks holding none; sorted descending by a field of a few values, run by run, each counted
     for (const sort of ['id', '-createdAt', '-updatedAt', 'shortDescription', 'contract', '-contract', '-priority']) {
       for (const scope of [...scopes, { by: 'customerOrg', values: ['ORG3'] } as Scope]) {
         // the last page deep enough in the larger scopes to pass whole runs of a contract or a priority
