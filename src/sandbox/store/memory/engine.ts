@@ -445,13 +445,10 @@ function zonedWalk(t: Table, scoped: ScopeMask, answer: StretchAnswer, one: Filt
     skips: (total) => {
       // the blocks the walk is expected to pass (from the end page.ts walks from), the matches spread evenly over the
       // blocks that may hold some
-      const offset = (query.page.number - 1) * query.page.size;
-      const end = Math.min(total, offset + query.page.size);
-      const back = total - offset < end;
-      const ascending = query.sort[0].descending === back;
+      const { needed: matches, ascending } = pageWalk(query, total);
       let open = 0;
       for (let k = 0; k < blocks; k++) open += kinds[k] === NONE ? 0 : 1;
-      const needed = (open * (back ? total - offset : end)) / Math.max(total, 1);
+      const needed = (open * matches) / Math.max(total, 1);
       let passed = 0;
       let tested = 0;
       for (let i = 0; i < blocks && tested < needed; i++, passed++) tested += kinds[ascending ? i : blocks - 1 - i] === NONE ? 0 : 1;
@@ -493,8 +490,9 @@ const CODE_BLOCK_CODES = 64;
 /**
  * One clause counted per value of a few-valued dictionary column, a `null` test counted per scope (scope-counts.ts),
  * or `sameas` on a pair kept as a mask (same-counts.ts), a page sorted by one field: each block of that field's
- * permutation counted from the scope's counts per code (of nulls, of same slots) there, so the walk skips the blocks before the page and tests the slots of about one block and the page's
- * own; a page whose plain walk is short walks it (ZONED_WALK_BLOCKS).
+ * permutation counted from the scope's counts per code (of nulls, of same slots) there, so the walk skips the blocks
+ * before the page and tests the slots of about one block and the page's own; a page whose plain walk is short walks
+ * it (ZONED_WALK_BLOCKS).
  */
 function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: ListQuery): Zones | undefined {
   const along = query.sort.length === 1 ? t.permutations.get(query.sort[0].field) : undefined;
@@ -568,11 +566,7 @@ function scopeZones(t: Table, scoped: ScopeMask, query: ListQuery): Zones | unde
  * a walk of a few blocks is cheaper than skipping by counts (its loop reads the mask; a walk that skips calls a test).
  */
 function passedBlocks(t: Table, along: Permutation, counts: StretchCounts, total: number, query: ListQuery): number {
-  const offset = (query.page.number - 1) * query.page.size;
-  const end = Math.min(total, offset + query.page.size);
-  const back = total - offset < end;
-  const needed = back ? total - offset : end;
-  const ascending = query.sort[0].descending === back;
+  const { needed, ascending } = pageWalk(query, total);
   const blocks = Math.ceil(along.length / t.block);
   let seen = 0;
   let passed = 0;
@@ -608,6 +602,17 @@ function expectedTotal(answer: StretchAnswer, scoped: ScopeMask, t: Table): numb
 function expectedWalk(query: ListQuery, total: number, along: number): number {
   const offset = (query.page.number - 1) * query.page.size;
   return (Math.max(0, Math.min(offset + query.page.size, total - offset)) * along) / Math.max(total, 1);
+}
+
+/**
+ * A one-key page's walk as page.ts takes it among `total` matches: the matches it visits, from the nearer end of the
+ * list, and whether that goes up the sort key's permutation.
+ */
+function pageWalk(query: ListQuery, total: number): { needed: number; ascending: boolean } {
+  const offset = (query.page.number - 1) * query.page.size;
+  const end = Math.min(total, offset + query.page.size);
+  const back = total - offset < end;
+  return { needed: back ? total - offset : end, ascending: query.sort[0].descending === back };
 }
 
 /** Thrown by a walk that spent its budget of slots (blockCounted): the list is then walked through the mask. */
