@@ -25,6 +25,8 @@ import { loadSpec, repoRoot } from '../src/spec/index.ts';
 import { pageOf, prng, queryClasses, TEXT_OPERATORS } from './sandbox-classes.ts';
 import type { QueryClass } from './sandbox-classes.ts';
 import { floorList, loadCases } from './sandbox-floor.ts';
+import { formatVerdicts, judgeTargets } from './sandbox-targets.ts';
+import type { SizeFigures } from './sandbox-targets.ts';
 import type { FloorScope } from './sandbox-floor.ts';
 
 const { values } = parseArgs({
@@ -326,6 +328,7 @@ for (const size of sizes) {
     worstMatchP50: worst((c) => !notMatch(c), 'p50'),
     worstTextP50: worst(text, 'p50'),
     classP50: Object.fromEntries(perClass.map((c) => [c.cls.name, c.p50])),
+    classes: perClass.map((c) => ({ name: c.cls.name, operator: c.cls.operator, p50: c.p50, p99: c.p99 })),
     coldStartMs: sandbox.coldStartMs,
   };
   console.log(`worst class except match: p50 ${fmt(row.worstP50, 2)} ms, p99 ${fmt(row.worstP99, 2)} ms; match: p50 ${fmt(row.worstMatchP50, 2)} ms; text operators: p50 ${fmt(row.worstTextP50, 2)} ms`);
@@ -381,6 +384,7 @@ for (const size of sizes) {
       console.log('json-server, expressible part, 5 % writes'.padEnd(44), fmt(jsSub.rps, 1).padStart(8), fmt(jsSub.p50, 2).padStart(8), fmt(jsSub.p99, 2).padStart(8), String(jsSub.errors).padStart(8));
       console.log(`sandbox / json-server: ${fmt(sbSub.rps / jsSub.rps, 0)} x`);
       row.jsonServer = { sandbox: sbSub, jsonServer: jsSub };
+      row.jsonServerRps = { sandbox: sbSub.rps, jsonServer: jsSub.rps };
       js.child.kill('SIGKILL');
     } else console.log(`json-server skipped at ${size} cases (--json-server-max ${values['json-server-max']})`);
 
@@ -415,5 +419,8 @@ if (summary.length > 1) {
     .sort((a, b) => b.ratio - a.ratio);
   console.log(`p50 growth ${small.size} -> ${big.size} (except match), largest: ${ratios.slice(0, 5).map((r) => `${r.name} ${fmt(r.ratio, 1)}x`).join(', ')}`);
 }
+console.log(`\n== issue 8 targets, judged from this run (nothing lost: the kill -9, fuzz and SQL = engine = evaluator tests) ==`);
+const figures: SizeFigures[] = summary.map((r) => ({ size: r.size, classes: r.classes, coldStartMs: r.coldStartMs, mixWrites: r.mixWrites, jsonServer: r.jsonServerRps, rssMb: r.rssMb }));
+for (const line of formatVerdicts(judgeTargets(figures))) console.log(line);
 agent.destroy();
 process.exit(0);

@@ -33,6 +33,8 @@ import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { BLOCK, StretchCounts } from './stretch-counts.ts';
 import { CodeBlockCounts, codeKey, INTEGER_KEYS, integerKey, nullKey } from './code-block-counts.ts';
 import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
+import { Footprint } from './footprint.ts';
+import type { FootprintPart } from './footprint.ts';
 import { COUNTED, NONE, SOME, ZONED_WALK_BLOCKS } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
 
@@ -85,6 +87,8 @@ export interface CaseMemory {
   ready(): boolean;
   /** Resolves when filled. */
   whenReady(): Promise<void>;
+  /** What its structures hold, per part (footprint.ts; bench/sandbox-memory.ts prints it). */
+  footprint(): FootprintPart[];
   close(): void;
 }
 
@@ -1086,6 +1090,29 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     settle,
     ready: () => filled && pending.length === 0,
     whenReady: () => (filled ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+    footprint() {
+      // owners first: a column's dictionary before the text indexes that read it, the columns before the scopes,
+      // bounds and counts that hold them as keys
+      const f = new Footprint();
+      for (const t of tables.values()) {
+        f.add('per slot: alive, id rank, rowid', [t.alive, t.idRank, t.rowid]);
+        f.add('per slot: the mask and matches of a list', [t.mask, t.matched]);
+        const columns = [...t.columns.values(), t.customer];
+        for (const c of columns) f.add(`column ${c.field}`, c.kind === 'number' ? c.values : c.codes);
+        for (const p of t.permutations.values()) f.add(`permutation ${p.field}`, p.slots);
+        for (const c of columns) {
+          if (c.kind !== 'dict') continue;
+          f.add(`dictionary ${c.field}`, c.dict);
+          f.add(`dictionary lookup ${c.field}`, c.index);
+          f.add(`text search ${c.field}`, [c.text, c.words, c.suffixes, c.lengths, c.plain]);
+        }
+        f.add('scope masks and their counts', [...t.scopes.values()]);
+        f.add('sameas pairs of the table', t.sames);
+        f.add('zone bounds', t.zoneBounds);
+        f.add('page writer', t.writer);
+      }
+      return f.parts();
+    },
     close() {
       closed = true;
     },
