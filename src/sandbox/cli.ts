@@ -15,7 +15,7 @@ Options:
   --memory                 keep everything in memory instead
   --seed-cases N           cases per environment seeded into a new database (default 300)
   --case-lists KIND        who answers lists of cases: memory (default; an in-memory column engine, D-84, about
-                           600 MB at 1M cases) or sql (SQLite alone: slower lists, about 175 MB at 1M cases)
+                           540 MB at 1M cases, D-85) or sql (SQLite alone: slower lists, about 175 MB at 1M cases)
   --write-config FILE      write the conformance-suite config (JSON) of one environment
   --config-env ENV         environment of that config: sandbox (default) or production
   --webhook-retry-delays L comma-separated delays in ms between delivery attempts (default 5s,5m,30m,2h,5h,10h)

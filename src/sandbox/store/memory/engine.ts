@@ -1104,7 +1104,10 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
           if (c.kind !== 'dict') continue;
           f.add(`dictionary ${c.field}`, c.dict);
           f.add(`dictionary lookup ${c.field}`, c.index);
-          f.add(`text search ${c.field}`, [c.text, c.words, c.suffixes, c.lengths, c.plain]);
+          f.add(`text index ${c.field}`, c.text);
+          f.add(`word index ${c.field}`, c.words);
+          f.add(`backwards order ${c.field}`, c.suffixes);
+          f.add(`bytes per code ${c.field}`, [c.lengths, c.plain]);
         }
         f.add('scope masks and their counts', [...t.scopes.values()]);
         f.add('sameas pairs of the table', t.sames);
