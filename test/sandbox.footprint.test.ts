@@ -19,10 +19,12 @@ describe('Footprint', () => {
     const f = new Footprint();
     const buffer = new ArrayBuffer(4096);
     f.add('owner', { a: new Uint8Array(buffer), b: new Uint32Array(buffer, 16, 4) });
-    f.add('reader', [new Float64Array(buffer), new Uint8Array(100)]);
-    const [owner, reader] = f.parts();
+    f.add('reader', [new Float64Array(buffer), new Uint8Array(100), buffer]);
+    f.add('raw', { buffer: new ArrayBuffer(64) });
+    const [owner, reader, raw] = f.parts();
     expect(owner).toMatchObject({ part: 'owner', buffers: 4096 });
     expect(reader).toMatchObject({ part: 'reader', buffers: 100 });
+    expect(raw).toMatchObject({ part: 'raw', buffers: 64 });
   });
 
   it("estimates strings by V8's layout (one-byte or two-byte), each distinct string once", () => {

@@ -46,10 +46,11 @@ export class Footprint {
         continue;
       }
       if (x === null || typeof x !== 'object') continue;
-      if (ArrayBuffer.isView(x)) {
-        if (!this.seen.has(x.buffer)) {
-          this.seen.add(x.buffer);
-          entry.buffers += x.buffer.byteLength;
+      const buffer = ArrayBuffer.isView(x) ? x.buffer : x instanceof ArrayBuffer ? x : undefined;
+      if (buffer) {
+        if (!this.seen.has(buffer)) {
+          this.seen.add(buffer);
+          entry.buffers += buffer.byteLength;
         }
         continue;
       }
@@ -64,7 +65,8 @@ export class Footprint {
       } else if (x instanceof Set) {
         entry.heap += JS_OBJECT_HEADER + (MAP_ENTRY - POINTER) * x.size;
         for (const v of x) stack.push(v);
-      } else if (typeof (x as { then?: unknown }).then !== 'function') {
+      } else {
+        // an object's own fields (a class's, too); functions are not walked
         const values = Object.values(x);
         entry.heap += JS_OBJECT_HEADER + POINTER * values.length;
         stack.push(...values);
