@@ -1,4 +1,4 @@
-// Where the column engine's memory goes (issue 8's RSS target, decision D-84): prints figures, asserts nothing.
+// Where the column engine's memory goes (issue 8's RSS target, decisions D-84 and D-85): prints figures, asserts nothing.
 // Fills the engine from an existing database (as the sandbox does, without HTTP), lists each query class of
 // GET /cases a few times (bench/sandbox-classes.ts; the structures made on first use are then there, as after the
 // mix), and prints the engine's footprint per part (footprint.ts: typed arrays exact, V8 heap estimated) next to the

@@ -23,7 +23,8 @@ export interface Verdict {
 }
 
 const MATCH = new Set(['match', 'notMatch']);
-const isMatch = (c: { operator?: string }) => MATCH.has(c.operator ?? '');
+/** `match` and `notMatch` (regular expressions): the targets give them their own bound. */
+export const isMatch = (c: { operator?: string }) => MATCH.has(c.operator ?? '');
 /** The issue's text operators (contains, like, startswith, endswith), with their negations: the same search. */
 const isText = (c: { operator?: string }) => TEXT_OPERATORS.has(c.operator ?? '');
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
