@@ -15,7 +15,7 @@ Usage: care-conformance [--config FILE] [options]
 
 Target and credentials (flag, or environment variable, or member of the config file):
 ${Object.entries(SETTINGS).map(([flag, env]) => `  --${flag.padEnd(24)} ${env}`).join('\n')}
-  --config FILE              CARE_CONFIG  (JSON written by care-sandbox --write-config; see docs/conformance.md)
+  --config FILE              CARE_CONFIG  (JSON written by care-sandbox --write-config; see the README of @care-api/conformance)
 
 Run:
   --allow-writes             create and change data in production (sandbox always may; production reads only)
@@ -24,7 +24,7 @@ Run:
   --stateful N               also run N random sequences of writes and lists against a model (property-based)
   --seed S                   seed of the stateful run (default: random; printed with the result)
   --delivery-timeout MS      bounded wait for one webhook delivery (default 10000)
-  --spec FILE                bundled description (default generated/care-api.yaml)
+  --spec FILE                bundled description (default: the care-api.yaml shipped with this program)
   --junit FILE, --json FILE  reports
   --list                     list the checks and the seed statements they verify, then exit
   --verbose                  print every check, not only failures and skips
