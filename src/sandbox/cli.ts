@@ -5,13 +5,15 @@ import { parseArgs } from 'node:util';
 import type { Environment } from '../spec/types.ts';
 import { createSandbox } from './app.ts';
 import { conformanceConfig } from './config.ts';
+import { lockDatabase } from './db-lock.ts';
 
 const HELP = `care-sandbox: the reference implementation of the Care API, stateful, on SQLite
 
 Options:
   --port N                 port (default 4020; 0 picks a free one)
   --host H                 interface (default 127.0.0.1)
-  --db FILE                database file (default .care/sandbox.db; created and seeded on first start)
+  --db FILE                database file (default .care/sandbox.db; created and seeded on first start; one
+                           sandbox per file: a second start on it is refused and names the first, D-86)
   --memory                 keep everything in memory instead
   --seed-cases N           cases per environment seeded into a new database (default 300)
   --case-lists KIND        who answers lists of cases: memory (default; an in-memory column engine, D-84, about
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
   if (caseLists !== 'memory' && caseLists !== 'sql') throw new Error(`--case-lists is memory or sql, got ${caseLists}`);
   const configEnv = values['config-env'] as Environment;
   if (configEnv !== 'sandbox' && configEnv !== 'production') throw new Error('--config-env is sandbox or production');
+  // one sandbox per database file (D-86): taken before the file is opened, so a second start changes nothing
+  const lock = values.memory ? undefined : lockDatabase(resolve(values.db!));
   const sandbox = await createSandbox({
     port: number('port', values.port!),
     host: values.host,
@@ -80,6 +84,7 @@ async function main(): Promise<void> {
     },
   });
   const origin = sandbox.url;
+  lock?.setUrl(origin);
   if (values['write-config']) {
     const file = resolve(values['write-config']);
     writeFileSync(file, JSON.stringify(conformanceConfig(origin, sandbox.demo, configEnv), null, 2) + '\n');
