@@ -200,6 +200,6 @@ describe('authentication', () => {
     expect((error as CareApiError).status).toBe(401);
     expect((error as CareApiError).environment).toBe(mocks[environment].envValue);
     expect((error as CareApiError).errors[0]).toMatchObject({ status: '401' });
-    expect((error as CareApiError).response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect((error as CareApiError).response!.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 });

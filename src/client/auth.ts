@@ -1,6 +1,8 @@
 // Bearer tokens for the client: a fixed token, a caller's provider, or the API-key exchange of decision D-13.
 import { decodeJwt } from 'jose';
 import type { CareEnvironment } from './base-url.ts';
+import { CareApiError, CareTokenError, excerpt, statusLine } from './errors.ts';
+import { withAbort } from './signals.ts';
 
 /** Token endpoint base of the authentication service (`tokenUrl` of the apiKeyExchange scheme minus `/oauth/token`). */
 export const DEFAULT_AUTH_URL = 'https://auth.care.example/auth/v2';
@@ -8,7 +10,8 @@ export const DEFAULT_AUTH_URL = 'https://auth.care.example/auth/v2';
 /** What a token provider may answer: the token, or the token with its expiry. */
 export type TokenResult = string | { token: string; expiresAt?: Date | number };
 
-export type TokenProvider = () => TokenResult | Promise<TokenResult>;
+/** Gets a token; `signal` aborts when the client gives up on it (its `timeoutMs`). */
+export type TokenProvider = (context: { signal: AbortSignal }) => TokenResult | Promise<TokenResult>;
 
 /** An API key created with the API key endpoints: its id is the OAuth client id, its secret the client secret. */
 export interface ApiKeyCredentials {
@@ -16,15 +19,24 @@ export interface ApiKeyCredentials {
   secret: string;
 }
 
-/** Refresh this long before the token's own expiry, so a request never leaves with a token about to lapse. */
+/**
+ * Refresh this long before the token's own expiry, so a request never leaves with a token about to lapse; a token
+ * that lives less than twice as long is refreshed half-way through its life instead (never once per request).
+ */
 const EXPIRY_MARGIN_MS = 30_000;
+
+export function renewAt(fetchedAt: number, expiresAt: number): number {
+  const lifetime = expiresAt - fetchedAt;
+  return expiresAt - Math.min(EXPIRY_MARGIN_MS, Math.max(0, lifetime / 2));
+}
 
 export interface TokenSource {
   /**
    * The Authorization value (`Bearer <token>`) of a valid token: synchronously while the cached one is unexpired (no
-   * promise, no new string per request), else once it has been fetched or refreshed. Concurrent callers share one refresh.
+   * promise, no new string per request), else once it has been fetched or refreshed. Concurrent callers share one
+   * refresh; each caller's `signal` ends only its own wait.
    */
-  authorization(): string | Promise<string>;
+  authorization(signal?: AbortSignal): string | Promise<string>;
   /** Forget the cached token (after a 401); returns false when there is nothing to refresh (a fixed token). */
   invalidate(): boolean;
 }
@@ -35,32 +47,58 @@ export function fixedToken(token: string): TokenSource {
   return { authorization: () => authorization, invalidate: () => false };
 }
 
-export function cachedToken(provider: TokenProvider, now: () => number = Date.now): TokenSource {
+/**
+ * Caches the provider's token. A refresh is bounded by `timeoutMs` even when no caller waits any more, so a hanging
+ * provider fails (and is asked again by the next call) instead of holding every later call.
+ */
+export function cachedToken(provider: TokenProvider, options: { timeoutMs?: number; now?: () => number } = {}): TokenSource {
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? Infinity;
   // The header value is built once per token; `renewAt` already holds the safety margin.
   let current: { authorization: string; renewAt: number } | undefined;
   let pending: Promise<string> | undefined;
   const refresh = async (): Promise<string> => {
+    const controller = new AbortController();
+    const timer = Number.isFinite(timeoutMs) && timeoutMs > 0 ? setTimeout(() => controller.abort(timeoutError(timeoutMs)), timeoutMs) : undefined;
     try {
-      const result = await provider();
+      const fetchedAt = now();
+      const result = await withAbort(Promise.resolve().then(() => provider({ signal: controller.signal })), controller.signal);
       const token = typeof result === 'string' ? result : result?.token;
-      if (!token) throw new TypeError('the token provider returned no token');
+      if (!token || typeof token !== 'string') throw new CareTokenError(undefined, undefined, 'the token provider returned no token');
       const expiresAt = typeof result === 'string' || result.expiresAt === undefined ? jwtExpiry(token) : +result.expiresAt;
-      current = { authorization: `Bearer ${token}`, renewAt: expiresAt - EXPIRY_MARGIN_MS };
+      current = { authorization: `Bearer ${token}`, renewAt: renewAt(fetchedAt, expiresAt) };
       return current.authorization;
+    } catch (error) {
+      throw asTokenError(error, controller.signal);
     } finally {
+      clearTimeout(timer);
       pending = undefined;
     }
   };
   return {
-    authorization() {
+    authorization(signal) {
       if (current && now() < current.renewAt) return current.authorization;
-      return (pending ??= refresh());
+      const shared = (pending ??= refresh());
+      return signal ? withAbort(shared, signal) : shared;
     },
     invalidate() {
       current = undefined;
       return true;
     },
   };
+}
+
+function timeoutError(timeoutMs: number): DOMException {
+  return new DOMException(`getting a token took longer than ${timeoutMs} ms`, 'TimeoutError');
+}
+
+function asTokenError(error: unknown, signal: AbortSignal): CareApiError {
+  if (error instanceof CareApiError) return error;
+  if (signal.aborted) {
+    return new CareTokenError(undefined, undefined, `getting a token failed: ${(signal.reason as Error)?.message ?? 'aborted'}`, signal.reason);
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new CareTokenError(undefined, undefined, `the token provider failed: ${detail}`, error);
 }
 
 /** Expiry of a JWT from its `exp` claim; a token that is not a JWT (or has no `exp`) is treated as not expiring. */
@@ -75,38 +113,70 @@ function jwtExpiry(token: string): number {
 
 /**
  * The client-credentials exchange of decision D-13: `POST {authUrl}/oauth/token` with the key as client id and
- * secret and the environment as `audience`; answers `{access_token, token_type, expires_in}`.
+ * secret and the environment as `audience`; answers `{access_token, token_type, expires_in}`. Every failure is a
+ * `CareTokenError` with the authentication service's status and body, and a message that says what went wrong.
  */
 export function apiKeyExchange(
   key: ApiKeyCredentials,
   environment: CareEnvironment,
   options: { authUrl?: string; fetch?: (request: Request) => Promise<Response>; now?: () => number } = {},
 ): TokenProvider {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const fetchImpl = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const now = options.now ?? Date.now;
   const tokenUrl = `${(options.authUrl ?? DEFAULT_AUTH_URL).replace(/\/+$/, '')}/oauth/token`;
-  return async () => {
+  const failed = (response: Response | undefined, body: unknown, why: string, cause?: unknown) =>
+    new CareTokenError(response, body, `API key exchange at ${tokenUrl} failed: ${why}`, cause);
+  return async (context) => {
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
       client_id: key.keyId,
       client_secret: key.secret,
       audience: environment,
     });
-    const response = await fetchImpl(
-      new Request(tokenUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: form,
-      }),
-    );
-    const body = (await response.json().catch(() => undefined)) as
-      | { access_token?: string; expires_in?: number; error?: string; error_description?: string }
-      | undefined;
-    if (!response.ok || !body?.access_token) {
-      const reason = body?.error_description ?? body?.error ?? `HTTP ${response.status}`;
-      throw new Error(`API key exchange at ${tokenUrl} failed: ${reason}`);
+    const signal = context?.signal;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetchImpl(
+        new Request(tokenUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          body: form,
+          signal,
+        }),
+      );
+    } catch (error) {
+      if (signal?.aborted) throw failed(undefined, undefined, (signal.reason as Error)?.message ?? 'aborted', signal.reason);
+      throw failed(undefined, undefined, `no answer (${causeText(error)})`, error);
     }
-    const expiresAt = typeof body.expires_in === 'number' ? now() + body.expires_in * 1000 : undefined;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw failed(response, undefined, `${statusLine(response)}, body unreadable (${causeText(error)})`, error);
+    }
+    let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } | undefined;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      const type = response.headers.get('content-type') ?? 'no content type';
+      throw failed(response, text, `${statusLine(response)} with a body that is not JSON (${type}): ${excerpt(text)}`);
+    }
+    if (!response.ok) {
+      const reason = typeof body?.error_description === 'string' ? body.error_description : typeof body?.error === 'string' ? body.error : undefined;
+      throw failed(response, body ?? text, reason ? `${reason} (${statusLine(response)})` : statusLine(response));
+    }
+    if (typeof body?.access_token !== 'string' || body.access_token === '') {
+      throw failed(response, body ?? text, `${statusLine(response)} without an access_token`);
+    }
+    const expiresAt = typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) ? now() + body.expires_in * 1000 : undefined;
     return { token: body.access_token, expiresAt };
   };
+}
+
+/** `fetch failed` hides the reason in `cause` (ECONNREFUSED, a reset, ...). */
+export function causeText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const inner = cause?.code ?? cause?.message;
+  return inner && inner !== message ? `${message}: ${inner}` : message;
 }

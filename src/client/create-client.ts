@@ -1,13 +1,13 @@
-// createCareClient: openapi-fetch with our query serializer, bearer auth, thrown errors and environment tagging.
-import createClient, { type Client } from 'openapi-fetch';
-import { apiKeyExchange, cachedToken, fixedToken, type ApiKeyCredentials, type TokenProvider, type TokenSource } from './auth.ts';
+// createCareClient: openapi-fetch with our query serializer, and middleware for bearer auth and thrown errors; one
+// signal and timeout per call; bodies read here so that every failure is a CareApiError.
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import { apiKeyExchange, cachedToken, causeText, fixedToken, type ApiKeyCredentials, type TokenProvider, type TokenSource } from './auth.ts';
 import { attachmentForm, dispositionFilename, type AttachmentSource, type UploadOptions } from './attachments.ts';
 import { baseUrlFor, type CareEnvironment } from './base-url.ts';
-import { CareApiError, servedBy } from './errors.ts';
+import { CareApiError, excerpt, servedBy, statusLine } from './errors.ts';
 import { pages, paginate } from './paginate.ts';
-import { PlainRequest } from './plain-request.ts';
 import { serializeQuery } from './query.ts';
-import { sendShort, takesShortPath, type ShortPathContext } from './short-path.ts';
+import { abortedCall, callSignal, DEFAULT_TIMEOUT_MS } from './signals.ts';
 import type { InitParam, CareListInit, CareListItem, CareListPage, CareListPath, CareMethod, CarePaths, CareResponse, SuccessData } from './types.ts';
 
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -30,6 +30,11 @@ export interface CareClientOptions {
   fetch?: FetchLike;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * How long one call may take in all, getting a token included, in milliseconds (default 30 000; 0 or Infinity
+   * for none). A call's own `signal` can end it sooner. For a download `as: 'stream'` it runs until the headers.
+   */
+  timeoutMs?: number;
 }
 
 export type AttachmentRecord = SuccessData<CarePaths['/cases/{caseId}/attachments']['post'], {}>;
@@ -65,78 +70,171 @@ export interface CareClient {
   readonly raw: Client<CarePaths>;
 }
 
-function tokenSourceFrom(options: CareClientOptions, fetchImpl: FetchLike): TokenSource | undefined {
+function tokenSourceFrom(options: CareClientOptions, fetchImpl: FetchLike, timeoutMs: number): TokenSource | undefined {
   const given = [options.token, options.getToken, options.apiKey].filter((v) => v !== undefined).length;
   if (given > 1) throw new TypeError('give one of token, getToken or apiKey');
   if (options.token !== undefined) return fixedToken(options.token);
-  if (options.getToken) return cachedToken(options.getToken);
+  if (options.getToken) return cachedToken(options.getToken, { timeoutMs });
   if (options.apiKey) {
-    return cachedToken(apiKeyExchange(options.apiKey, options.environment, { authUrl: options.authUrl, fetch: fetchImpl }));
+    return cachedToken(apiKeyExchange(options.apiKey, options.environment, { authUrl: options.authUrl, fetch: fetchImpl }), { timeoutMs });
   }
   return undefined; // no credentials: requests go without Authorization (the service answers 401)
 }
 
-type Send = (request: PlainRequest) => Promise<Response>;
 type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type ParseAs = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
 
-/** fetch with the bearer token set, and one retry with a fresh token when the service answers 401. */
-function authenticatedFetch(tokens: TokenSource | undefined, send: Send): Send {
-  if (!tokens) return send;
-  return async (request) => {
-    const authorization = tokens.authorization();
-    request.setHeader('authorization', typeof authorization === 'string' ? authorization : await authorization);
-    const response = await send(request);
-    if (response.status !== 401 || !tokens.invalidate()) return response;
-    await response.body?.cancel();
-    // The body is a string, FormData or Blob (openapi-fetch serialized it): it can be sent again as is.
-    request.setHeader('authorization', await tokens.authorization());
-    return send(request);
+/** The Authorization value, waited for under the request's signal (a hanging token service ends with the call). */
+async function authorizationFor(tokens: TokenSource, signal: AbortSignal): Promise<string> {
+  try {
+    const value = tokens.authorization(signal);
+    return typeof value === 'string' ? value : await value;
+  } catch (error) {
+    if (error instanceof CareApiError || !signal.aborted) throw error;
+    throw abortedCall(signal, undefined, 'while getting a token');
+  }
+}
+
+/** fetch whose failure without an answer is a typed CareApiError (`timeout`, `aborted` or `network`). */
+async function fetchAnswer(fetchImpl: FetchLike, request: Request): Promise<Response> {
+  try {
+    return await fetchImpl(request);
+  } catch (error) {
+    throw noAnswer(request, error);
+  }
+}
+
+function noAnswer(request: Request, error: unknown): CareApiError {
+  if (error instanceof CareApiError) return error;
+  if (request.signal.aborted) return abortedCall(request.signal);
+  return new CareApiError(undefined, undefined, {
+    reason: 'network',
+    message: `no answer from ${new URL(request.url).origin}: ${causeText(error)}`,
+    cause: error,
+  });
+}
+
+/** Middleware: the bearer token on every request, and one retry with a fresh token when the service answers 401. */
+function authMiddleware(tokens: TokenSource, fetchImpl: FetchLike): Middleware {
+  // A body is read once: keep a copy of each request that has one, for the retry.
+  const spares = new WeakMap<Request, Request>();
+  return {
+    async onRequest({ request }) {
+      request.headers.set('authorization', await authorizationFor(tokens, request.signal));
+      if (request.body) spares.set(request, request.clone());
+      return request;
+    },
+    async onResponse({ request, response }) {
+      if (response.status !== 401 || !tokens.invalidate()) return undefined;
+      await response.body?.cancel();
+      const again = spares.get(request) ?? new Request(request);
+      again.headers.set('authorization', await authorizationFor(tokens, request.signal));
+      return fetchAnswer(fetchImpl, again);
+    },
   };
 }
 
-/** The same for real Requests (the `raw` client, whose middleware may expect them): a body is read once, so keep a copy. */
-function authenticatedRequestFetch(tokens: TokenSource | undefined, fetchImpl: FetchLike): FetchLike {
-  if (!tokens) return fetchImpl;
-  return async (request) => {
-    request.headers.set('authorization', await tokens.authorization());
-    const spare = request.body ? request.clone() : undefined;
-    const response = await fetchImpl(request);
-    if (response.status !== 401 || !tokens.invalidate()) return response;
+/** Middleware: a non-2xx answer is thrown as a CareApiError; no answer at all is one too. */
+const errorMiddleware: Middleware = {
+  async onResponse({ response }) {
+    if (response.ok) return undefined;
+    let text: string | undefined;
+    let unreadable: unknown;
+    try {
+      text = await response.text();
+    } catch (error) {
+      unreadable = error;
+    }
+    if (text === undefined) {
+      throw new CareApiError(response, undefined, {
+        message: `Care API answered ${statusLine(response)}; its body could not be read (${causeText(unreadable)})`,
+        cause: unreadable,
+      });
+    }
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: the text as it came
+    }
+    throw new CareApiError(response, body);
+  },
+  onError({ request, error }) {
+    return noAnswer(request, error);
+  },
+};
+
+/** The body of a 2xx as the operation declares it; anything unreadable or missing is a CareApiError that says why. */
+async function readSuccess(response: Response, parseAs: ParseAs, method: string): Promise<unknown> {
+  if (response.status === 204 || method === 'HEAD') {
     await response.body?.cancel();
-    const again = spare ?? new Request(request);
-    again.headers.set('authorization', await tokens.authorization());
-    return fetchImpl(again);
-  };
+    return undefined;
+  }
+  if (parseAs === 'stream') return response.body;
+  let raw: unknown;
+  try {
+    raw = parseAs === 'json' ? await response.text() : await response[parseAs]();
+  } catch (error) {
+    throw new CareApiError(response, undefined, {
+      reason: 'unreadable_body',
+      message: `Care API answered ${statusLine(response)}, but its body could not be read (${causeText(error)})`,
+      cause: error,
+    });
+  }
+  if (parseAs !== 'json') return raw;
+  // Every 2xx of the description other than 204 declares a body (test/client.misbehaving.test.ts checks this).
+  if (raw === '') {
+    throw new CareApiError(response, '', {
+      reason: 'empty_body',
+      message: `Care API answered ${statusLine(response)} with an empty body, where the operation declares one`,
+    });
+  }
+  try {
+    return JSON.parse(raw as string);
+  } catch (error) {
+    throw new CareApiError(response, raw, {
+      reason: 'unreadable_body',
+      message: `Care API answered ${statusLine(response)} with a body that is not JSON (${response.headers.get('content-type') ?? 'no content type'}): ${excerpt(raw as string)}`,
+      cause: error,
+    });
+  }
 }
 
 export function createCareClient(options: CareClientOptions): CareClient {
   const fetchImpl: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
   const baseUrl = (options.baseUrl ?? baseUrlFor(options.environment, options.host)).replace(/\/+$/, '');
-  // Straight to fetch(url, init) unless the caller gave a fetch that wants a Request.
-  const send: Send = options.fetch
-    ? (request) => fetchImpl(request.toRequest())
-    : (request) => globalThis.fetch(request.url, request.init);
-  const tokens = tokenSourceFrom(options, fetchImpl);
-  const clientOptions = { baseUrl, querySerializer: serializeQuery, headers: options.headers };
-  const sendAuthenticated = authenticatedFetch(tokens, send);
-  // Requests with a body (and anything unusual in the init) go through openapi-fetch; the rest take the short path.
-  const shortPath: ShortPathContext = { ...clientOptions, send: sendAuthenticated };
-  const core = createClient<CarePaths>({
-    ...clientOptions,
-    Request: PlainRequest as unknown as typeof Request,
-    fetch: sendAuthenticated as unknown as FetchLike,
-  });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!(timeoutMs >= 0)) throw new TypeError(`timeoutMs must be a number of milliseconds (0 or Infinity for none), not ${String(options.timeoutMs)}`);
+  const tokens = tokenSourceFrom(options, fetchImpl, timeoutMs);
+  const clientOptions = { baseUrl, querySerializer: serializeQuery, headers: options.headers, fetch: fetchImpl };
+  const auth = tokens ? authMiddleware(tokens, fetchImpl) : undefined;
+  // One request path: openapi-fetch, with errors and auth as its middleware (auth's onResponse runs first).
+  const core = createClient<CarePaths>(clientOptions);
+  core.use(errorMiddleware);
+  if (auth) core.use(auth);
   let raw: Client<CarePaths> | undefined;
-  const rawClient = () =>
-    (raw ??= createClient<CarePaths>({
-      ...clientOptions,
-      fetch: authenticatedRequestFetch(tokens, fetchImpl),
-    }));
+  const rawClient = () => {
+    if (!raw) {
+      raw = createClient<CarePaths>(clientOptions);
+      if (auth) raw.use(auth);
+    }
+    return raw;
+  };
 
   const call = async (verb: Verb, url: string, init: any): Promise<CareResponse<any>> => {
-    const { data, error, response } = await (takesShortPath(init) ? sendShort(verb, url, init, shortPath) : (core[verb] as any)(url, init));
-    if (!response.ok) throw new CareApiError(response, error);
-    return { data, response, environment: servedBy(response) };
+    const parseAs: ParseAs = init?.parseAs ?? 'json';
+    const { signal, done } = callSignal(init?.signal, timeoutMs);
+    try {
+      // The body is read here rather than by openapi-fetch, so that a bad one becomes a CareApiError with its status.
+      const { response } = await (core[verb] as any)(url, { ...init, signal, parseAs: 'stream' });
+      const data = await readSuccess(response, parseAs, verb);
+      return { data, response, environment: servedBy(response) };
+    } catch (error) {
+      if (error instanceof CareApiError || !signal?.aborted) throw error;
+      throw abortedCall(signal);
+    } finally {
+      done(); // a stream handed to the caller stays under the caller's own signal only
+    }
   };
   const method = (verb: Verb) => ((url: string, init?: unknown) => call(verb, url, init)) as any;
 

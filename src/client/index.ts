@@ -1,10 +1,11 @@
 // Public entry of the Care API client.
 export { createCareClient } from './create-client.ts';
 export type { CareClient, CareClientOptions, FetchLike, AttachmentRecord, DownloadedAttachment } from './create-client.ts';
-export { CareApiError, servedBy } from './errors.ts';
+export { CareApiError, CarePaginationError, CareTokenError, servedBy } from './errors.ts';
+export { DEFAULT_TIMEOUT_MS } from './signals.ts';
 export { CARE_API_VERSION } from '../../generated/care-version.ts';
 export { createdLocation } from './location.ts';
-export type { CareErrorObject, ServedBy } from './errors.ts';
+export type { CareApiErrorReason, CareErrorObject, ServedBy } from './errors.ts';
 export { baseUrlFor, DEFAULT_HOST } from './base-url.ts';
 export type { CareEnvironment } from './base-url.ts';
 export { DEFAULT_AUTH_URL, apiKeyExchange } from './auth.ts';

@@ -1,37 +1,54 @@
-// Walks a list page by page, driven by the `meta.page` the service answers (seed section 1, Pagination).
-
-interface PageMeta {
-  number: number;
-  size: number;
-  count?: number;
-  totalCount: number;
-}
+// Walks a list page by page, driven by the `meta.page` the service answers (seed section 1, Pagination), and ends
+// on any answer: a page it cannot follow stops the walk with a CarePaginationError that says why.
+import { CarePaginationError } from './errors.ts';
 
 type ListInit = { params?: { query?: { page?: { number?: number; size?: number } } & Record<string, unknown> } & Record<string, unknown> } & Record<string, unknown>;
 
-type PageResponse<Item> = { data: { data: Item[]; meta: { page: PageMeta } } };
+type PageResponse<Item> = { data: { data: Item[]; meta: { page: unknown } }; response?: Response };
 
 /**
- * Yields every page's response from the requested page on. Stops after an empty page or when
- * `number * size >= totalCount`. The next page number comes from the answer's `meta.page.number`, and must move
- * forward, so a server that keeps answering the same page cannot make this loop forever.
+ * Yields every page's response from the requested page on. It ends after an empty page, a page with fewer items than
+ * `size` (the last one), once `number × size ≥ totalCount`, and at the last page the first answer's `totalCount`
+ * announces (items added during the walk are not followed). It stops with a CarePaginationError when a page cannot
+ * be followed: `data` not a list; `meta.page.number`, `size` or `totalCount` missing or not a non-negative integer
+ * (a string page number included); a page number other than the one asked for; more items than `size`; a first
+ * page with more items than `totalCount`; or the same items as the page before (a server that ignores
+ * `page[number]`). So a lying or incomplete server ends the walk with a reason, never a loop or skipped pages.
  */
 export async function* pages<Item, Response extends PageResponse<Item>>(
   fetchPage: (init: ListInit) => Promise<Response>,
   init: ListInit = {},
 ): AsyncGenerator<Response, void, undefined> {
   const query = init.params?.query ?? {};
-  let number = query.page?.number ?? 1;
+  const first = query.page?.number ?? 1;
+  let number = first;
+  let lastPage = Infinity;
+  let previous: string | undefined;
   for (;;) {
     const pageInit: ListInit = { ...init, params: { ...init.params, query: { ...query, page: { ...query.page, number } } } };
-    const response = await fetchPage(pageInit);
-    yield response;
-    const items = response.data?.data ?? [];
-    const page = response.data?.meta?.page;
-    if (items.length === 0 || !page) return;
-    if (page.number * page.size >= page.totalCount) return;
-    if (!(page.number >= number)) throw new Error(`pagination went backwards: asked page ${number}, got ${page.number}`);
-    number = page.number + 1;
+    const answer = await fetchPage(pageInit);
+    const stop = (why: string) => new CarePaginationError(answer.response, answer.data, number, why);
+    const items: unknown = answer.data?.data;
+    if (!Array.isArray(items)) throw stop('the answer has no `data` list');
+    const page = answer.data?.meta?.page as Record<string, unknown> | undefined;
+    if (!page || typeof page !== 'object') throw stop('the answer has no `meta.page`');
+    for (const field of ['number', 'size', 'totalCount'] as const) {
+      const value = page[field];
+      if (!Number.isSafeInteger(value) || (value as number) < 0) {
+        throw stop(`meta.page.${field} is ${value === undefined ? 'missing' : JSON.stringify(value)}, not a non-negative integer`);
+      }
+    }
+    const { number: answered, size, totalCount } = page as { number: number; size: number; totalCount: number };
+    if (answered !== number) throw stop(`asked for page ${number}, the answer says page ${answered}`);
+    if (items.length > size) throw stop(`the page has ${items.length} items, more than meta.page.size ${size}`);
+    if (number === first && items.length > totalCount) throw stop(`the page has ${items.length} items, more than meta.page.totalCount ${totalCount}`);
+    const text = items.length > 0 ? JSON.stringify(items) : undefined;
+    if (text !== undefined && text === previous) throw stop(`page ${number} has the same items as page ${number - 1} (is page[number] ignored?)`);
+    previous = text;
+    if (number === first && size > 0) lastPage = Math.max(first, Math.ceil(totalCount / size));
+    yield answer;
+    if (items.length === 0 || items.length < size || number * size >= totalCount || number >= lastPage) return;
+    number += 1;
   }
 }
 
@@ -40,5 +57,5 @@ export async function* paginate<Item>(
   fetchPage: (init: ListInit) => Promise<PageResponse<Item>>,
   init: ListInit = {},
 ): AsyncGenerator<Item, void, undefined> {
-  for await (const response of pages(fetchPage, init)) yield* response.data?.data ?? [];
+  for await (const response of pages(fetchPage, init)) yield* response.data.data;
 }

@@ -44,7 +44,9 @@ export type WebhookRejection =
   | 'timestamp_out_of_tolerance'
   | 'bad_signature'
   | 'unauthorized'
-  | 'invalid_payload';
+  | 'invalid_payload'
+  /** The receiver's own mistake: a body that is not the raw bytes (already parsed), or a missing or malformed secret. */
+  | 'misconfigured';
 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
@@ -54,8 +56,12 @@ export class WebhookVerificationError extends Error {
   ) {
     super(message);
   }
-  /** The HTTP status a receiver should answer: 401 for authentication failures, 400 for a malformed delivery. */
-  get status(): 400 | 401 {
+  /**
+   * The HTTP status a receiver should answer: 401 for authentication failures, 400 for a malformed delivery, 500 for
+   * a misconfigured receiver (so the service delivers again once it is fixed).
+   */
+  get status(): 400 | 401 | 500 {
+    if (this.reason === 'misconfigured') return 500;
     return this.reason === 'invalid_payload' || this.reason === 'missing_headers' ? 400 : 401;
   }
 }
@@ -64,15 +70,18 @@ export type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 
 export interface WebhookDeliveryInput {
   headers: HeaderBag;
-  /** The raw body exactly as received: the signature covers these bytes. */
-  body: string | Uint8Array;
+  /** The raw body exactly as received (a string, Buffer, Uint8Array or ArrayBuffer): the signature covers these bytes. */
+  body: string | Uint8Array | ArrayBuffer;
 }
 
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
 /** Checks a delivery and returns it typed; throws WebhookVerificationError with the reason otherwise. */
 export function verifyWebhook(delivery: WebhookDeliveryInput, options: VerifyWebhookOptions): CareWebhookDelivery {
-  const header = headerReader(delivery.headers);
+  // The receiver's own mistakes first, so they show on the first delivery whatever it carries.
+  const body = rawBody(delivery?.body);
+  const signers = signersOf(options?.secret);
+  const header = headerReader(delivery.headers ?? {});
   const id = header('webhook-id');
   const timestampText = header('webhook-timestamp');
   const signatures = header('webhook-signature');
@@ -81,8 +90,7 @@ export function verifyWebhook(delivery: WebhookDeliveryInput, options: VerifyWeb
   }
 
   const timestamp = checkTimestamp(timestampText, options);
-  const body = typeof delivery.body === 'string' ? delivery.body : new TextDecoder().decode(delivery.body);
-  checkSignature(id, timestamp, body, signatures, options.secret);
+  checkSignature(id, timestamp, body, signatures, signers);
   if (options.authorization) checkAuthorization(header, options.authorization);
   const env = header('x-careapi-env');
   const environment = env === 'Production' || env === 'Sandbox' ? env : null;
@@ -92,6 +100,43 @@ export function verifyWebhook(delivery: WebhookDeliveryInput, options: VerifyWeb
 /** The same check on a fetch `Request` (Node 20+, workers, most frameworks). */
 export async function verifyWebhookRequest(request: Request, options: VerifyWebhookOptions): Promise<CareWebhookDelivery> {
   return verifyWebhook({ headers: request.headers, body: await request.text() }, options);
+}
+
+function misconfigured(message: string): WebhookVerificationError {
+  return new WebhookVerificationError('misconfigured', message);
+}
+
+/** The body as text; anything but raw bytes or a string is refused with what to pass instead. */
+function rawBody(body: unknown): string {
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
+  if (body instanceof ArrayBuffer) return new TextDecoder().decode(new Uint8Array(body));
+  const what = body === undefined || body === null ? 'no body' : `a parsed ${Array.isArray(body) ? 'array' : typeof body}`;
+  throw misconfigured(
+    `verifyWebhook needs the raw body exactly as received (a string or Buffer), not ${what}: the signature covers the ` +
+      `bytes. With Express use express.raw({ type: 'application/json' }) on this route instead of express.json().`,
+  );
+}
+
+/** One signer per secret; a missing, empty or non-base64 secret is refused before any delivery is judged. */
+function signersOf(secrets: unknown): Webhook[] {
+  const list = Array.isArray(secrets) ? secrets : [secrets];
+  if (list.length === 0) throw misconfigured('verifyWebhook needs the subscription\'s signing secret (whsec_...): secret is an empty list');
+  return list.map((secret, i) => {
+    const which = Array.isArray(secrets) ? `secret[${i}]` : 'secret';
+    if (typeof secret !== 'string' || secret.trim() === '') {
+      throw misconfigured(`verifyWebhook needs the subscription's signing secret (whsec_...): ${which} is ${secret === '' ? 'empty' : 'missing'}`);
+    }
+    const key = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+    if (key === '' || key.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(key)) {
+      throw misconfigured(`${which} is not a signing secret: expected whsec_ followed by base64, as the subscription's secret is given`);
+    }
+    try {
+      return new Webhook(secret);
+    } catch (error) {
+      throw misconfigured(`${which} is not a signing secret: ${(error as Error).message}`);
+    }
+  });
 }
 
 function headerReader(headers: HeaderBag): (name: string) => string | undefined {
@@ -116,14 +161,17 @@ function checkTimestamp(text: string, options: VerifyWebhookOptions): Date {
   return new Date(seconds * 1000);
 }
 
-function checkSignature(id: string, timestamp: Date, body: string, header: string, secrets: string | string[]): void {
+function checkSignature(id: string, timestamp: Date, body: string, header: string, signers: Webhook[]): void {
+  // Signatures are separated by spaces; a repeated webhook-signature header arrives joined with ", " (Node, fetch),
+  // so a comma ending a signature is a separator too (base64 has no comma).
   const passed = header
-    .split(' ')
+    .split(/\s+/)
+    .map((s) => s.replace(/,$/, ''))
     .filter((s) => s.startsWith('v1,'))
     .map((s) => s.slice(3));
-  for (const secret of Array.isArray(secrets) ? secrets : [secrets]) {
+  for (const signer of signers) {
     // standardwebhooks computes the HMAC; we compare ourselves so the tolerance stays ours.
-    const expected = new Webhook(secret).sign(id, timestamp, body).slice(3);
+    const expected = signer.sign(id, timestamp, body).slice(3);
     if (passed.some((signature) => constantTimeEqual(signature, expected))) return;
   }
   throw new WebhookVerificationError('bad_signature', 'no webhook-signature matches the secret');

@@ -1,0 +1,55 @@
+// One signal per call: the caller's `signal` and the client's `timeoutMs` together, from the token to the last byte.
+import { CareApiError } from './errors.ts';
+
+/** Default of `timeoutMs`: how long a call may take in all, token included. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface CallSignal {
+  signal: AbortSignal | undefined;
+  /** Stops the client's timer (the call has ended, or a stream was handed to the caller). */
+  done(): void;
+}
+
+export function callSignal(callerSignal: AbortSignal | null | undefined, timeoutMs: number): CallSignal {
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return { signal: callerSignal ?? undefined, done: () => undefined };
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`the call took longer than timeoutMs (${timeoutMs} ms)`, 'TimeoutError')),
+    timeoutMs,
+  );
+  return {
+    signal: callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal,
+    done: () => clearTimeout(timer),
+  };
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts (the promise itself goes on). */
+export function withAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The CareApiError of a call its signal ended: `timeout` for a TimeoutError (ours or the caller's), else `aborted`. */
+export function abortedCall(signal: AbortSignal, response?: Response, during?: string): CareApiError {
+  const reason = signal.reason as { name?: string; message?: string } | undefined;
+  const timedOut = reason?.name === 'TimeoutError';
+  const what = timedOut ? 'timed out' : 'was aborted';
+  return new CareApiError(response, undefined, {
+    reason: timedOut ? 'timeout' : 'aborted',
+    message: `the Care API call ${what}${during ? ` ${during}` : ''}${reason?.message ? `: ${reason.message}` : ''}`,
+    cause: signal.reason,
+  });
+}
