@@ -44,15 +44,22 @@ async function readCaseFields(svc: Services, env: Environment, body: unknown, sc
   return fields;
 }
 
-export async function handleAgent(svc: Services, req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, token?: string): Promise<void> {
-  const parts = url.pathname.split('/').filter(Boolean).slice(1).map(decodeURIComponent); // drop "_agent"
-  const env = parts[0] === 'production' || parts[0] === 'sandbox' ? (parts[0] as Environment) : undefined;
+export async function handleAgent(svc: Services, req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, token?: string, log: (line: string) => void = () => {}): Promise<void> {
+  const segments = url.pathname.split('/').filter(Boolean).slice(1); // drop "_agent"
+  const env = segments[0] === 'production' || segments[0] === 'sandbox' ? (segments[0] as Environment) : undefined;
   const headers: Record<string, string> = env ? { 'X-CareAPI-Env': envHeader(env) } : {};
   const ok = (status: number, data: unknown) => sendJson(res, status, { meta: { requestId }, data }, headers);
   try {
     if (token && req.headers.authorization !== `Bearer ${token}`) {
       throw new ApiError(401, { detail: 'header.Authorization: agent token required', code: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="care-agent"' });
     }
+    const parts = segments.map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw badRequest(`path: malformed percent-encoding in ${url.pathname}`, 'invalid_path');
+      }
+    });
     const method = req.method ?? 'GET';
     const [, collection, caseId, sub, extra] = parts;
     if (!env) {
@@ -69,20 +76,22 @@ export async function handleAgent(svc: Services, req: IncomingMessage, res: Serv
       return ok(201, createCase(svc, env, { ...(fields as any), contract, customerOrg }, null));
     }
     if (collection === 'cases' && caseId && !sub && method === 'PATCH') {
-      const before = requireCaseId(svc, env, caseId);
+      requireCaseId(svc, env, caseId);
       const fields = await readCaseFields(svc, env, await readJson(req), 'CaseUpdate');
       delete fields.customer;
-      return ok(200, updateCase(svc, env, before, fields, null));
+      // read again after the body: the case may have changed while it arrived
+      return ok(200, updateCase(svc, env, requireCaseId(svc, env, caseId), fields, null));
     }
     if (collection === 'cases' && caseId && sub === 'comments' && method === 'POST') {
-      const caseStored = requireCaseId(svc, env, caseId);
+      requireCaseId(svc, env, caseId);
       const body = await validateBody(svc.spec, { $ref: '#/components/schemas/CommentCreate' }, await readJson(req));
       if (!isEmail(body.contact)) throw badRequest('body.contact: value is not a valid email address', 'value_error');
-      return ok(201, addComment(svc, env, caseStored, { text: body.text, contact: body.contact, partnerComment: body.partnerComment === true }, null));
+      return ok(201, addComment(svc, env, requireCaseId(svc, env, caseId), { text: body.text, contact: body.contact, partnerComment: body.partnerComment === true }, null));
     }
     if (collection === 'cases' && caseId && sub === 'attachments' && method === 'POST') {
-      const caseStored = requireCaseId(svc, env, caseId);
-      return ok(201, addAttachment(svc, env, caseStored, await readUpload(req), null));
+      requireCaseId(svc, env, caseId);
+      const file = await readUpload(req);
+      return ok(201, addAttachment(svc, env, requireCaseId(svc, env, caseId), file, null));
     }
     if (collection === 'events' && caseId && sub === 'deliveries' && !extra && method === 'GET') {
       if (!svc.store.get('events', env, caseId)) throw notFound(`path.eventId: event ${caseId} not found`);
@@ -91,7 +100,8 @@ export async function handleAgent(svc: Services, req: IncomingMessage, res: Serv
     throw notFound(`path: no agent operation at ${method} ${url.pathname}`);
   } catch (error) {
     if (!req.readableEnded) req.resume();
-    const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: `server: ${(error as Error).message}`, code: 'internal_error' });
+    if (!(error instanceof ApiError)) log(`[care-sandbox] agent ${req.method} ${url.pathname}: ${(error as Error)?.stack ?? String(error)}`);
+    const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
     sendError(res, requestId, apiError, headers);
   }
 }

@@ -13,7 +13,7 @@ import { createDispatcher } from './dispatcher.ts';
 import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
-import { answerClientError } from './http/client-error.ts';
+import { answerClientError, trackRequestLines } from './http/client-error.ts';
 import { handleToken } from './http/token.ts';
 import { ApiError, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
@@ -64,6 +64,8 @@ export interface SandboxOptions {
   logRequests?: boolean;
   /** Requests per second allowed per API key (D-31 429 with Retry-After); off when absent. */
   rateLimit?: number;
+  /** Time allowed for a request's headers and body before a 408 (Node's defaults when absent). */
+  requestTimeoutMs?: number;
 }
 
 export interface Sandbox {
@@ -160,10 +162,21 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
   }
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const requestId = newRequestId();
+  /** One request, routed by its path; throws only for what the guard below turns into an answer. */
+  function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> | void {
+    const target = parseTarget(req.url);
+    if (!target) {
+      req.resume();
+      return sendError(res, requestId, new ApiError(400, { detail: `request: the request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path`, code: 'invalid_target' }));
+    }
+    const url = target;
     const path = url.pathname;
+    const env = environmentOf(path);
+    // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal would answer outside the envelope.
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
+      req.resume();
+      return sendError(res, requestId, new ApiError(400, { detail: 'header.Host: Field required (HTTP/1.1)', code: 'missing' }), env ? { 'X-CareAPI-Env': envHeader(env) } : {});
+    }
     if (options.logRequests) {
       const started = performance.now();
       res.once('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`));
@@ -177,33 +190,46 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
           'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
           'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'),
           'Access-Control-Max-Age': '600',
-          ...(environmentOf(path) ? { 'X-CareAPI-Env': envHeader(environmentOf(path)!) } : {}),
+          ...(env ? { 'X-CareAPI-Env': envHeader(env) } : {}),
         });
         res.end();
         return;
       }
     }
-    let work: Promise<void>;
-    if (path === '/auth/v2/oauth/token') work = handleToken(svc.auth, req, res, log);
-    else if (path === '/_agent' || path.startsWith('/_agent/')) work = handleAgent(svc, req, res, url, requestId, options.agentToken);
-    else if (environmentOf(path)) work = handleApi(req, res, url, requestId);
-    else if (path === '/' && req.method === 'GET') {
+    if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, req, res, log);
+    if (path === '/_agent' || path.startsWith('/_agent/')) return handleAgent(svc, req, res, url, requestId, options.agentToken, log);
+    if (env) return handleApi(req, res, url, requestId);
+    if (path === '/' && req.method === 'GET') {
       res.writeHead(302, { Location: '/docs/' });
       res.end();
       return;
-    } else if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, res)) return;
-    else {
-      req.resume();
-      sendError(res, requestId, new ApiError(404, { detail: `path: nothing at ${path}`, code: 'not_found' }));
-      return;
     }
-    work.catch((error) => {
-      log(`[care-sandbox] ${(error as Error)?.stack}`);
-      if (!res.headersSent) sendError(res, requestId, new ApiError(500, { detail: 'server: unexpected failure', code: 'internal_error' }));
-      else res.destroy();
-    });
+    if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, res)) return;
+    req.resume();
+    sendError(res, requestId, new ApiError(404, { detail: `path: nothing at ${path}`, code: 'not_found' }));
+  }
+
+  // The one boundary: whatever a request holds, it gets an answer from here and the process goes on (a throw or a
+  // rejection becomes a logged 500 in the envelope; an ApiError thrown before a handler caught it, its own answer).
+  const server = createServer({ requireHostHeader: false, ...timeouts(options.requestTimeoutMs) }, (req, res) => {
+    const requestId = newRequestId();
+    const fail = (error: unknown) => {
+      if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error)?.stack ?? String(error)}`);
+      if (res.headersSent) return void res.destroy();
+      if (!req.readableEnded) req.resume();
+      const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
+      const env = environmentOf(parseTarget(req.url)?.pathname ?? '');
+      sendError(res, requestId, apiError, env ? { 'X-CareAPI-Env': envHeader(env) } : {});
+    };
+    try {
+      const work = route(req, res, requestId);
+      if (work) work.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
   });
   server.keepAliveTimeout = 5_000;
+  trackRequestLines(server);
   server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
@@ -228,6 +254,24 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       store.close();
     },
   };
+}
+
+/** The request target as a URL on our origin, or null when it is not origin-form or absolute-form HTTP (RFC 9112). */
+function parseTarget(target: string | undefined): URL | null {
+  const text = target ?? '/';
+  // `//x` is a path here, not a network-path reference to host x: resolve it as a path.
+  if (text.startsWith('/')) {
+    const url = URL.canParse(`http://sandbox.invalid${text}`) ? new URL(`http://sandbox.invalid${text}`) : null;
+    return url && url.host === 'sandbox.invalid' ? url : null;
+  }
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return null;
+  const absolute = new URL(text);
+  return new URL(absolute.pathname + absolute.search, 'http://sandbox.invalid');
+}
+
+/** Timeouts for a request's headers and whole body, when set (tests); Node's defaults otherwise. */
+function timeouts(ms: number | undefined) {
+  return ms === undefined ? {} : { requestTimeout: ms, headersTimeout: ms, connectionsCheckingInterval: Math.max(10, Math.floor(ms / 4)) };
 }
 
 /** Whether the percent-escapes of a query string decode, as UTF-8, to well-formed text (a lone `%` stays literal). */

@@ -1,7 +1,7 @@
 // The bundles at /openapi/*.yaml and the docs site at /docs, read from generated/ (written by `npm run build`).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { extname, isAbsolute, join, normalize } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,6 +22,14 @@ function sendFile(res: ServerResponse, file: string): boolean {
   return true;
 }
 
+function decodeOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Serve `/openapi/<bundle>.yaml` or `/docs/...`; false when the path is not one of them (or the file is missing). */
 export function serveStatic(generatedDir: string, pathname: string, res: ServerResponse): boolean {
   if (pathname === '/docs') {
@@ -30,8 +38,10 @@ export function serveStatic(generatedDir: string, pathname: string, res: ServerR
     return true;
   }
   if (pathname.startsWith('/docs/')) {
-    const relative = normalize(decodeURIComponent(pathname.slice('/docs/'.length)) || 'index.html');
-    if (relative.startsWith('..')) return false;
+    const decoded = decodeOrNull(pathname.slice('/docs/'.length));
+    if (decoded === null || decoded.includes('\0')) return false; // a malformed escape names no file: 404
+    const relative = normalize(decoded || 'index.html');
+    if (relative.startsWith('..') || isAbsolute(relative)) return false;
     return sendFile(res, join(generatedDir, 'docs', relative));
   }
   const bundle = /^\/openapi\/(care-api(?:\.[a-z]+)?\.yaml)$/.exec(pathname);

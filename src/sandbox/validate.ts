@@ -171,7 +171,12 @@ export async function validateBody(spec: CareSpec, schema: unknown, body: unknow
   const coerced: Record<string, any> = {};
   for (const [field, raw] of Object.entries(body)) {
     const at = `body.${field}`;
-    const declared = shape.properties[field];
+    const declared = Object.hasOwn(shape.properties, field) ? shape.properties[field] : undefined;
+    if (field === '__proto__' || field === 'constructor' || field === 'prototype') {
+      // never assigned: `coerced[field] = …` with `__proto__` would replace the object's prototype (D-87)
+      problems.push({ at, detail: `${at}: Extra inputs are not permitted`, code: 'extra_forbidden' });
+      continue;
+    }
     if (!declared) {
       if (shape.closed) problems.push({ at, detail: `${at}: Extra inputs are not permitted`, code: 'extra_forbidden' });
       coerced[field] = raw; // kept for the schema check, so "at least one field" does not fire on a body of unknown fields
@@ -192,7 +197,7 @@ export async function validateBody(spec: CareSpec, schema: unknown, body: unknow
     }
   }
   for (const field of shape.required) {
-    if (!(field in body)) problems.push({ at: `body.${field}`, detail: `body.${field}: Field required`, code: 'missing' });
+    if (!Object.hasOwn(body, field)) problems.push({ at: `body.${field}`, detail: `body.${field}: Field required`, code: 'missing' });
   }
   const validate = validatorFor(spec, schema as object);
   if (!validate(coerced)) {

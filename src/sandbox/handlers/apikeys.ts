@@ -41,12 +41,16 @@ export const apiKeyHandlers: Record<string, Handler> = {
     return { status: 200, data: ownApiKey(ctx).record };
   },
   async updateApiKey(ctx) {
-    const stored = ownApiKey(ctx);
+    ownApiKey(ctx);
     const body = await ctx.body();
-    if (stored.record.revokedAt) throw badRequest(`path.keyId: API key ${stored.record.id} is revoked and cannot be changed`, 'key_revoked');
-    throwIfProblems([checkFuture(ctx, body.expiresAt, 'body.expiresAt')]);
-    ctx.svc.store.update('apikeys', ctx.env, stored.record.id, body);
-    return { status: 200, data: { ...stored.record, ...body } };
+    // Decided on the key as stored once the body has arrived (D-86): one revoked meanwhile stays unchanged (D-12).
+    return ctx.svc.store.transaction(() => {
+      const stored = ownApiKey(ctx);
+      if (stored.record.revokedAt) throw badRequest(`path.keyId: API key ${stored.record.id} is revoked and cannot be changed`, 'key_revoked');
+      throwIfProblems([checkFuture(ctx, body.expiresAt, 'body.expiresAt')]);
+      ctx.svc.store.update('apikeys', ctx.env, stored.record.id, body);
+      return { status: 200, data: ownApiKey(ctx).record };
+    });
   },
   revokeApiKey(ctx) {
     const stored = ownApiKey(ctx);

@@ -63,17 +63,21 @@ export const caseHandlers: Record<string, Handler> = {
   },
 
   async updateCase(ctx) {
-    const before = pathCase(ctx);
+    pathCase(ctx); // 404 or 403 before a body is read
     const body = await ctx.body();
-    let customerOrg = before.internal.customerOrg ?? null;
-    let kept: Problem[] = [];
-    if ('contract' in body) {
-      const contract = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract');
-      customerOrg = contract.internal.customerOrg ?? null;
-      if (body.contract !== before.record.contract) kept = keptContactProblems(ctx.svc.store, ctx.env, before, contract, body);
-    }
-    checkCaseContacts(ctx, customerOrg, body, kept);
-    return { status: 200, data: updateCase(ctx.svc, ctx.env, before, body, ctx.account.id) };
+    // Decided on the case as stored once the body has arrived (D-86): a write that landed meanwhile is built upon.
+    return ctx.svc.store.transaction(() => {
+      const before = pathCase(ctx);
+      let customerOrg = before.internal.customerOrg ?? null;
+      let kept: Problem[] = [];
+      if (Object.hasOwn(body, 'contract')) {
+        const contract = requireContract(ctx.svc.store, ctx.env, ctx.account, body.contract, 'body.contract');
+        customerOrg = contract.internal.customerOrg ?? null;
+        if (body.contract !== before.record.contract) kept = keptContactProblems(ctx.svc.store, ctx.env, before, contract, body);
+      }
+      checkCaseContacts(ctx, customerOrg, body, kept);
+      return { status: 200, data: updateCase(ctx.svc, ctx.env, before, body, ctx.account.id) };
+    });
   },
 
   listCaseComments(ctx) {
@@ -81,18 +85,21 @@ export const caseHandlers: Record<string, Handler> = {
   },
 
   async createCaseComment(ctx) {
-    const caseStored = pathCase(ctx);
+    pathCase(ctx);
     const body = await ctx.body();
-    const partnerComment = body.partnerComment === true;
-    if (partnerComment && ctx.account.kind !== 'partner') {
-      throw forbidden('body.partnerComment: partner comments are for partner accounts only', 'partner_only');
-    }
-    body.contact = normaliseEmail(body.contact);
-    throwIfProblems([
-      contactProblem(ctx.svc.store, ctx.env, ctx.account, caseStored.internal.customerOrg ?? null, body.contact, partnerComment ? 'partner' : 'customerOrPartner', 'body.contact'),
-    ]);
-    const record = addComment(ctx.svc, ctx.env, caseStored, { text: body.text, contact: body.contact, partnerComment }, ctx.account.id);
-    return created(ctx, record, 'cases', caseStored.record.id, 'comments', record.id);
+    return ctx.svc.store.transaction(() => {
+      const caseStored = pathCase(ctx); // as it is now: the case may have moved to another contract meanwhile (D-86)
+      const partnerComment = body.partnerComment === true;
+      if (partnerComment && ctx.account.kind !== 'partner') {
+        throw forbidden('body.partnerComment: partner comments are for partner accounts only', 'partner_only');
+      }
+      body.contact = normaliseEmail(body.contact);
+      throwIfProblems([
+        contactProblem(ctx.svc.store, ctx.env, ctx.account, caseStored.internal.customerOrg ?? null, body.contact, partnerComment ? 'partner' : 'customerOrPartner', 'body.contact'),
+      ]);
+      const record = addComment(ctx.svc, ctx.env, caseStored, { text: body.text, contact: body.contact, partnerComment }, ctx.account.id);
+      return created(ctx, record, 'cases', caseStored.record.id, 'comments', record.id);
+    });
   },
 
   getCaseComment(ctx) {
@@ -105,10 +112,13 @@ export const caseHandlers: Record<string, Handler> = {
   },
 
   async uploadCaseAttachment(ctx) {
-    const caseStored = pathCase(ctx);
+    pathCase(ctx);
     const file = await readUpload(ctx.req);
-    const record = addAttachment(ctx.svc, ctx.env, caseStored, file, ctx.account.id);
-    return created(ctx, record, 'cases', caseStored.record.id, 'attachments', record.id);
+    return ctx.svc.store.transaction(() => {
+      const caseStored = pathCase(ctx); // as it is now, after the upload arrived (D-86)
+      const record = addAttachment(ctx.svc, ctx.env, caseStored, file, ctx.account.id);
+      return created(ctx, record, 'cases', caseStored.record.id, 'attachments', record.id);
+    });
   },
 
   getCaseAttachment(ctx) {

@@ -22,10 +22,15 @@ export const contractHandlers: Record<string, Handler> = {
     return { status: 200, data: asSeen(ctx, requireContract(ctx.svc.store, ctx.env, ctx.account, ctx.params.contractId, 'path.contractId')) };
   },
   async updateContract(ctx) {
-    const stored = requireContract(ctx.svc.store, ctx.env, ctx.account, ctx.params.contractId, 'path.contractId');
+    const own = () => requireContract(ctx.svc.store, ctx.env, ctx.account, ctx.params.contractId, 'path.contractId');
+    own();
     const body = await ctx.body();
-    const updatedAt = after(asSeen(ctx, stored).updatedAt, ctx.svc.now());
-    ctx.svc.store.setContractReference(ctx.env, stored.record.id, ctx.account.id, body.externalReference ?? null, updatedAt);
-    return { status: 200, data: { ...stored.record, externalReference: body.externalReference ?? null, updatedAt } };
+    // Decided on the contract as stored once the body has arrived (D-88), and answered as stored.
+    return ctx.svc.store.transaction(() => {
+      const stored = own();
+      const updatedAt = after(asSeen(ctx, stored).updatedAt, ctx.svc.now());
+      ctx.svc.store.setContractReference(ctx.env, stored.record.id, ctx.account.id, body.externalReference ?? null, updatedAt);
+      return { status: 200, data: asSeen(ctx, own()) };
+    });
   },
 };

@@ -119,12 +119,16 @@ export const webhookHandlers: Record<string, Handler> = {
     return { status: 200, data: presentWebhook(ownWebhook(ctx).record) };
   },
   async updateWebhook(ctx) {
-    const stored = ownWebhook(ctx);
+    ownWebhook(ctx);
     const body = await ctx.body();
-    checkWebhookBody(ctx, body);
-    const changes = { ...body, updatedAt: after(stored.record.updatedAt, ctx.svc.now()) };
-    ctx.svc.store.update('webhooks', ctx.env, stored.record.id, changes);
-    return { status: 200, data: presentWebhook({ ...stored.record, ...changes }) };
+    // Decided on the subscription as stored once the body has arrived (D-86): one deleted meanwhile is a 404.
+    return ctx.svc.store.transaction(() => {
+      const stored = ownWebhook(ctx);
+      checkWebhookBody(ctx, body);
+      const changes = { ...body, updatedAt: after(stored.record.updatedAt, ctx.svc.now()) };
+      ctx.svc.store.update('webhooks', ctx.env, stored.record.id, changes);
+      return { status: 200, data: presentWebhook(ownWebhook(ctx).record) };
+    });
   },
   deleteWebhook(ctx): Reply {
     const stored = ownWebhook(ctx);

@@ -1,10 +1,25 @@
 // Answers to requests Node's HTTP parser refuses before any handler sees them (over-long URL or headers, malformed
 // request line or header, timeout): in the error envelope with X-CareAPI-Env like every other answer (seed §1, D-70).
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Environment } from '../../spec/types.ts';
 import { ApiError, envHeader, errorBody, newRequestId, statusTitle } from './envelope.ts';
 import type { Problem } from './envelope.ts';
 import { environmentOf } from './router.ts';
+
+/** The start of the last request line each connection sent: a timeout (408) carries no bytes of its own. */
+const lastRequestLine = new WeakMap<Duplex, Buffer>();
+
+/** Remember, per connection, where its latest request began, so a 408 answers in that request's environment. */
+export function trackRequestLines(server: Server): void {
+  server.on('connection', (socket: Socket) => {
+    socket.on('data', (chunk: Buffer) => {
+      // a chunk that begins with a method and a space is (almost always) the start of a request
+      if (/^[A-Z]{3,7} /.test(chunk.subarray(0, 8).toString('latin1'))) lastRequestLine.set(socket, chunk.subarray(0, 2048));
+    });
+  });
+}
 
 /** What Node's `clientError` event hands over: an llhttp error with the bytes it could not parse. */
 type ParserError = Error & { code?: string; rawPacket?: Buffer };
@@ -45,7 +60,7 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
     `HTTP/1.1 ${status} ${statusTitle(status)}\r\n` +
       'Content-Type: application/json\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-CareAPI-Env: ${envHeader(environmentOfRaw(error.rawPacket))}\r\n` +
+      `X-CareAPI-Env: ${envHeader(environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket)))}\r\n` +
       'Connection: close\r\n\r\n' +
       body,
   );

@@ -73,10 +73,15 @@ export function createRouter(operations: OperationSpec[]) {
       // HEAD is served wherever GET is, by the GET operation (Node sends its headers without the body; D-69).
       const wanted = method.toUpperCase() === 'HEAD' ? 'get' : method.toLowerCase();
       const allow = new Set<string>();
+      // The most literal template that matches the path owns it: GET on a trigger path (`/events/case.updated`) is a
+      // 405 there, not a read of an event by that id.
+      let template: string | undefined;
       for (const route of routes) {
         if (route.env !== env) continue;
+        if (template !== undefined && route.operation.path !== template) continue;
         const m = route.pattern.exec(pathname);
         if (!m) continue;
+        template = route.operation.path;
         if (route.operation.method === wanted) {
           const params: Record<string, string> = {};
           route.paramNames.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1])));

@@ -4,7 +4,39 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAuthError } from '../auth.ts';
 import type { Auth } from '../auth.ts';
 import { readJson } from './body.ts';
-import { sendJson } from './envelope.ts';
+import { ApiError, sendJson } from './envelope.ts';
+
+const FORM_LIMIT = 64 * 1024;
+
+/** A form body's parameters; each at most once (RFC 6749 section 3.2: "MUST NOT be included more than once"). */
+async function readForm(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size <= FORM_LIMIT) chunks.push(chunk);
+  }
+  const form: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
+    if (Object.hasOwn(form, name)) throw new OAuthError(400, 'invalid_request', `parameter ${name} is given more than once`);
+    Object.defineProperty(form, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return form;
+}
+
+/** The client id and secret of `Authorization: Basic`, each form-urlencoded before encoding (RFC 6749 2.3.1). */
+function basicCredentials(header: string | undefined): { client_id: string; client_secret: string } | undefined {
+  const basic = /^Basic\s+(.+)$/i.exec(header ?? '');
+  if (!basic) return undefined;
+  const text = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) throw new OAuthError(400, 'invalid_request', 'Basic credentials must be client_id:client_secret');
+  try {
+    return { client_id: decodeURIComponent(text.slice(0, colon)), client_secret: decodeURIComponent(text.slice(colon + 1)) };
+  } catch {
+    throw new OAuthError(400, 'invalid_request', 'Basic credentials hold a malformed percent-escape');
+  }
+}
 
 export async function handleToken(auth: Auth, req: IncomingMessage, res: ServerResponse, log: (line: string) => void): Promise<void> {
   const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -13,27 +45,25 @@ export async function handleToken(auth: Auth, req: IncomingMessage, res: ServerR
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     let form: Record<string, unknown>;
     if (type === 'application/json') {
-      const json = await readJson(req).catch(() => undefined);
-      form = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+      const json = await readJson(req).catch((error) => {
+        if (error instanceof ApiError) throw new OAuthError(400, 'invalid_request', error.problems.map((p) => p.detail).join('; '));
+        throw error;
+      });
+      form = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
     } else {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of req) {
-        size += chunk.length;
-        if (size <= 64 * 1024) chunks.push(chunk);
-      }
-      form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      form = await readForm(req);
     }
     // HTTP Basic client authentication is the other way RFC 6749 allows to send the client credentials.
-    const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
-    if (basic && !form.client_id) {
-      const [id, secret] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
-      form = { ...form, client_id: decodeURIComponent(id ?? ''), client_secret: decodeURIComponent(secret ?? '') };
-    }
+    const basic = basicCredentials(req.headers.authorization);
+    if (basic && !form.client_id) form = { ...form, ...basic };
     sendJson(res, 200, await auth.exchange(form), noStore);
   } catch (error) {
     if (!(error instanceof OAuthError)) log(`[care-sandbox] token: ${(error as Error)?.stack}`);
     const e = error instanceof OAuthError ? error : new OAuthError(500, 'server_error', 'unexpected failure');
-    sendJson(res, e.status, { error: e.error, error_description: e.description }, { ...noStore, ...(e.status === 401 ? { 'WWW-Authenticate': 'Basic realm="care-auth"' } : {}) });
+    if (!req.readableEnded) req.resume();
+    const headers: Record<string, string> = { ...noStore };
+    if (e.status === 401) headers['WWW-Authenticate'] = 'Basic realm="care-auth"';
+    if (e.status === 405) headers.Allow = 'POST';
+    sendJson(res, e.status, { error: e.error, error_description: e.description }, headers);
   }
 }
