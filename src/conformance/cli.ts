@@ -1,5 +1,6 @@
 // care-conformance: check a live deployment of the Care API against the contract.
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AREAS } from './check.ts';
 import { ALL_CHECKS } from './checks/index.ts';
@@ -7,7 +8,14 @@ import { SETTINGS, readConfigFile, resolveConfig, type SettingName } from './con
 import { progressPrinter, renderReport } from './reporters/console.ts';
 import { renderJson } from './reporters/json.ts';
 import { renderJunit } from './reporters/junit.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './http.ts';
+import { PREFLIGHT_TIMEOUT_MS } from './preflight.ts';
 import { runSuite } from './runner.ts';
+import type { RunReport } from './types.ts';
+
+/** Exit codes, one table for --help, docs/conformance.md and the code. */
+export const EXIT = { passed: 0, failed: 1, error: 2, SIGINT: 130, SIGTERM: 143 } as const;
+const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
 const HELP = `care-conformance: check a deployment of the Care API against its contract
 
@@ -23,13 +31,26 @@ Run:
   --areas LIST               only these areas (${AREAS.join(', ')})
   --stateful N               also run N random sequences of writes and lists against a model (property-based)
   --seed S                   seed of the stateful run (default: random; printed with the result)
-  --delivery-timeout MS      bounded wait for one webhook delivery (default 10000)
+  --delivery-timeout MS      bounded wait for one webhook delivery (default ${DEFAULT_DELIVERY_TIMEOUT_MS})
+  --request-timeout MS       bound of one request, sending to last byte (default ${DEFAULT_REQUEST_TIMEOUT_MS}; the preflight
+                             uses at most ${PREFLIGHT_TIMEOUT_MS})
   --spec FILE                bundled description (default: the care-api.yaml shipped with this program)
   --junit FILE, --json FILE  reports
   --list                     list the checks and the seed statements they verify, then exit
   --verbose                  print every check, not only failures and skips
 
-Exit code 0 only when no check failed.
+Before any check a preflight asks the target, without and with credentials: it must answer within the timeout,
+in the configured environment (base path and X-CareAPI-Env), to the configured credentials, and (where the run may
+write) keep a case it is given. Writing needs the target's own X-CareAPI-Env: Sandbox, or Production with
+--allow-writes. Ctrl-C (SIGINT) or SIGTERM: the run stops, deletes the webhook subscriptions and API keys it created,
+closes its cases, writes the reports it was asked for, and exits 130 or 143.
+
+Exit codes:
+  ${EXIT.passed}    every check passed (or skipped with its reason)
+  ${EXIT.failed}    a check failed
+  ${EXIT.error}    usage, configuration or target error: a bad option, an unwritable report path, or a target that is
+       unreachable, silent, in the other environment, refusing the credentials, or stateless without --stateless
+  ${EXIT.SIGINT}  interrupted by SIGINT (Ctrl-C), ${EXIT.SIGTERM} by SIGTERM: cleaned up, partial reports written
 `;
 
 function statefulOption(runs: string | undefined, seed: string | undefined): { runs: number; seed: number } | undefined {
@@ -37,6 +58,50 @@ function statefulOption(runs: string | undefined, seed: string | undefined): { r
   if (!/^[1-9]\d*$/.test(runs)) throw new Error(`--stateful: a positive integer is required, got ${runs}`);
   if (seed !== undefined && !/^-?\d+$/.test(seed)) throw new Error(`--seed: an integer is required, got ${seed}`);
   return { runs: Number(runs), seed: seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seed) };
+}
+
+/** A duration in milliseconds: a positive whole number, or the default when the option is absent. */
+function milliseconds(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^[1-9]\d*$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) throw new Error(`--${name}: a positive whole number of milliseconds is required, got "${text}"`);
+  return Number(text);
+}
+
+/** A report path must be writable before the run starts, not found unwritable after it. */
+function reportPath(name: string, file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  if (!file.trim()) throw new Error(`--${name}: a file path is required`);
+  const path = resolve(file);
+  if (existsSync(path)) {
+    if (statSync(path).isDirectory()) throw new Error(`--${name} ${file}: is a directory`);
+    try {
+      accessSync(path, constants.W_OK);
+    } catch {
+      throw new Error(`--${name} ${file}: the file is not writable`);
+    }
+    return path;
+  }
+  const dir = dirname(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`--${name} ${file}: the directory ${dir} does not exist`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new Error(`--${name} ${file}: the directory ${dir} is not writable`);
+  }
+  return path;
+}
+
+/** host:port of the webhook receiver (port 0: any free one). */
+function listenOption(listen: string): string {
+  const m = /^(.*):(\d+)$/.exec(listen);
+  if (!m || Number(m[2]) > 65535) throw new Error(`--listen: host:port is required (port 0 to 65535), got "${listen}"`);
+  return listen;
+}
+
+function urlOption(name: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^https?:\/\/[^/]/.test(text) || !URL.canParse(text)) throw new Error(`--${name}: an http(s) URL is required, got "${text}"`);
+  return text;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -50,6 +115,7 @@ export async function main(argv: string[]): Promise<number> {
       stateless: { type: 'boolean', default: false },
       areas: { type: 'string' },
       'delivery-timeout': { type: 'string' },
+      'request-timeout': { type: 'string' },
       stateful: { type: 'string' },
       seed: { type: 'string' },
       spec: { type: 'string' },
@@ -63,19 +129,47 @@ export async function main(argv: string[]): Promise<number> {
   });
   if (values.help) {
     process.stdout.write(HELP);
-    return 0;
+    return EXIT.passed;
   }
   if (values.list) {
     for (const c of ALL_CHECKS) process.stdout.write(`${c.id.padEnd(40)} ${c.area.padEnd(11)} ${c.statements.join(', ')}\n`);
-    return 0;
+    return EXIT.passed;
   }
-  const areas = values.areas ? values.areas.split(',').map((a) => a.trim()).filter(Boolean) : [];
+  // Every option is judged before the first request: a typo is exit 2 now, never 500 false failures later.
+  const areas = values.areas !== undefined ? values.areas.split(',').map((a) => a.trim()).filter(Boolean) : [];
+  if (values.areas !== undefined && areas.length === 0) throw new Error(`--areas: name at least one area (areas: ${AREAS.join(', ')})`);
   const unknown = areas.filter((a) => !(AREAS as readonly string[]).includes(a));
   if (unknown.length) throw new Error(`--areas: unknown area ${unknown.join(', ')} (areas: ${AREAS.join(', ')})`);
+  const deliveryTimeoutMs = milliseconds('delivery-timeout', values['delivery-timeout'] as string | undefined, DEFAULT_DELIVERY_TIMEOUT_MS);
+  const requestTimeoutMs = milliseconds('request-timeout', values['request-timeout'] as string | undefined, DEFAULT_REQUEST_TIMEOUT_MS);
+  const stateful = statefulOption(values.stateful as string | undefined, values.seed as string | undefined);
+  if (values.seed !== undefined && values.stateful === undefined) throw new Error('--seed: only with --stateful N');
+  const json = reportPath('json', values.json as string | undefined);
+  const junit = reportPath('junit', values.junit as string | undefined);
+  if (json && junit && json === junit) throw new Error('--json and --junit name the same file');
+  const specPath = values.spec as string | undefined;
+  if (specPath !== undefined && !existsSync(specPath)) throw new Error(`--spec ${specPath}: no such file`);
   const configFile = (values.config as string | undefined) ?? process.env.CARE_CONFIG;
   const { config, listen, publicUrl } = resolveConfig(configFile ? readConfigFile(configFile) : undefined, process.env, values as Partial<Record<SettingName, string>>);
+  listenOption(listen);
+  urlOption('public-url', publicUrl);
+  if (config.authUrl !== undefined) urlOption('auth-url', config.authUrl);
+
   const write = (s: string) => process.stdout.write(s);
   write(`care-conformance: ${config.baseUrl} (${config.environment}${config.environment === 'production' && !values['allow-writes'] ? ', read-only' : ''}${values.stateless ? ', stateless' : ''})\n`);
+
+  // SIGINT/SIGTERM: stop the run, clean up, write the partial reports; a second signal exits at once.
+  const controller = new AbortController();
+  let caught: 'SIGINT' | 'SIGTERM' | undefined;
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (caught) process.exit(EXIT[caught]);
+    caught = signal;
+    process.stderr.write(`care-conformance: ${signal}: stopping; deleting the webhook subscriptions and API keys this run created, closing its cases, then writing the report (${signal} again to exit at once)\n`);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
   const report = await runSuite({
     config,
     allowWrites: Boolean(values['allow-writes']),
@@ -83,21 +177,37 @@ export async function main(argv: string[]): Promise<number> {
     areas,
     listen,
     publicUrl,
-    specPath: values.spec as string | undefined,
-    deliveryTimeoutMs: Number(values['delivery-timeout'] ?? 10_000),
-    stateful: statefulOption(values.stateful as string | undefined, values.seed as string | undefined),
+    specPath,
+    deliveryTimeoutMs,
+    requestTimeoutMs,
+    signal: controller.signal,
+    stateful,
     onProgress: progressPrinter(write, Boolean(values.verbose)),
   });
   write(renderReport(report));
-  if (values.junit) writeFileSync(values.junit as string, renderJunit(report));
-  if (values.json) writeFileSync(values.json as string, renderJson(report));
-  return report.ok ? 0 : 1;
+  if (junit) writeFileSync(junit, renderJunit(report));
+  if (json) writeFileSync(json, renderJson(report));
+  return exitCode(report, caught);
+}
+
+function exitCode(report: RunReport, caught: 'SIGINT' | 'SIGTERM' | undefined): number {
+  const left = report.left;
+  if (left && (left.webhooks || left.keys)) process.stderr.write(`care-conformance: could not delete ${left.webhooks} webhook subscription(s) and ${left.keys} API key(s) this run created (marked [conformance]): ${left.problems.join('; ')}\n`);
+  if (report.stopped?.kind === 'interrupted' || caught) {
+    process.stderr.write(`care-conformance: interrupted; ${report.results.length} check(s) reported\n`);
+    return EXIT[caught ?? 'SIGINT'];
+  }
+  if (report.stopped) {
+    process.stderr.write(`care-conformance: ${report.stopped.why}\n`);
+    return EXIT.error;
+  }
+  return report.ok ? EXIT.passed : EXIT.failed;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
     process.stderr.write(`care-conformance: ${(err as Error).message}\n`);
-    process.exit(2);
+    process.exit(EXIT.error);
   },
 );

@@ -7,6 +7,7 @@ import { CheckFailure, Skip, expect, expectStatus } from './check.ts';
 import { HttpClient, RequestCounter, type Exchange, type RequestOptions } from './http.ts';
 import { Fixtures } from './fixtures.ts';
 import type { Receiver } from './receiver.ts';
+import type { Environment } from '../spec/types.ts';
 import type { RunOptions, TargetConfig } from './types.ts';
 
 export const MARK = '[conformance]';
@@ -31,6 +32,13 @@ export class Context {
   /** The webhook receiver of the run (started on first use). */
   receiver!: Receiver;
   readonly runTag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  /**
+   * The environment the target itself answered in the preflight (`X-CareAPI-Env`), once it agreed with the
+   * configured one; undefined while unproven. Writing needs it: a config that says sandbox is not proof.
+   */
+  provenEnvironment?: Environment;
+  /** What the run created, seen in the answers themselves, so cleanup misses nothing a check forgot to register. */
+  private readonly created = { webhooks: new Map<string, HttpClient>(), keys: new Map<string, HttpClient>(), cases: new Map<string, HttpClient>() };
 
   constructor(readonly options: RunOptions, spec?: CareSpec) {
     this.spec = spec ?? loadSpec(options.specPath);
@@ -40,7 +48,36 @@ export class Context {
     if (this.config.partner) {
       this.partner = new HttpClient(this.config.baseUrl, tokenSource(this.config.partner, this.config.authUrl, env, this.counter), this.counter, 'partner');
     }
+    for (const client of this.clients()) client.observe = (x) => this.track(client, x);
     this.fixtures = new Fixtures(this);
+  }
+
+  /** Keep count of the cases, webhook subscriptions and API keys this run created and has not deleted yet. */
+  private track(client: HttpClient, x: Exchange): void {
+    const at = (operationId: string) => {
+      const op = this.spec.operations.find((o) => o.operationId === operationId);
+      if (!op || x.method !== op.method.toUpperCase()) return undefined;
+      const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '([^/]+)');
+      const m = new RegExp(`^${pattern}$`).exec(x.path);
+      return m ? m.slice(1).map(decodeURIComponent) : undefined;
+    };
+    const id = x.json?.data?.id;
+    if (x.status === 201 && typeof id === 'string') {
+      if (at('createWebhook')) this.created.webhooks.set(id, client);
+      else if (at('createApiKey')) this.created.keys.set(id, client);
+      else if (at('createCase')) this.created.cases.set(id, client);
+    }
+    if ((x.status >= 200 && x.status < 300) || x.status === 404) {
+      const webhook = at('deleteWebhook')?.[0];
+      if (webhook) this.created.webhooks.delete(webhook);
+      const key = at('revokeApiKey')?.[0];
+      if (key) this.created.keys.delete(key);
+    }
+  }
+
+  /** How many of each the run created and has not deleted (webhook subscriptions, API keys) or closed (cases). */
+  get createdCounts(): { webhooks: number; keys: number; cases: number } {
+    return { webhooks: this.created.webhooks.size, keys: this.created.keys.size, cases: this.created.cases.size };
   }
 
   get environment() {
@@ -52,8 +89,13 @@ export class Context {
     return this.config.environment === 'production' ? 'Production' : 'Sandbox';
   }
 
+  /**
+   * Writing needs the target's own word: its answers said the configured environment (the preflight), and that is
+   * sandbox, or production with --allow-writes.
+   */
   get canWrite(): boolean {
-    return !this.options.stateless && (this.config.environment === 'sandbox' || this.options.allowWrites);
+    if (this.options.stateless || this.provenEnvironment !== this.config.environment) return false;
+    return this.provenEnvironment === 'sandbox' || this.options.allowWrites;
   }
 
   /**
@@ -131,16 +173,48 @@ export class Context {
     this.cleanups.push({ what, run });
   }
 
+  /**
+   * Undo what the run did: the registered undo actions (last first), then every webhook subscription and API key the
+   * answers show it created and did not delete, then its cases closed (they cannot be deleted through the API).
+   * Subscriptions go first, so closing a case notifies none of ours. Never throws; answers what it could not undo.
+   */
   async cleanup(): Promise<string[]> {
     const problems: string[] = [];
-    for (const c of this.cleanups.splice(0).reverse()) {
+    const attempt = async (what: string, run: () => Promise<unknown>) => {
       try {
-        await c.run();
+        const x = (await run()) as Exchange | undefined;
+        if (x && typeof x === 'object' && 'status' in x && x.status >= 400 && x.status !== 404) problems.push(`${what}: HTTP ${x.status}`);
       } catch (err) {
-        problems.push(`${c.what}: ${(err as Error).message}`);
+        problems.push(`${what}: ${(err as Error).message}`);
+      }
+    };
+    for (const c of this.cleanups.splice(0).reverse()) await attempt(c.what, c.run);
+    for (const [id, client] of [...this.created.webhooks]) await attempt(`delete webhook ${id}`, () => this.call(client, 'deleteWebhook', { webhookId: id }));
+    for (const [id, client] of [...this.created.keys]) await attempt(`revoke API key ${id}`, () => this.call(client, 'revokeApiKey', { keyId: id }));
+    const closed = this.closedStatus();
+    if (closed !== undefined) {
+      for (const [id, client] of [...this.created.cases]) {
+        this.created.cases.delete(id);
+        // A case the run moved to a contract its creator no longer controls answers 403: left as it is, marked.
+        try {
+          await this.call(client, 'updateCase', { caseId: id }, { json: { status: closed } });
+        } catch {
+          // closing is best effort: the case stays, marked [conformance]
+        }
       }
     }
     return problems;
+  }
+
+  /** The case status the description names Closed (x-enumDescriptions of the status schema), if any. */
+  private closedStatus(): number | undefined {
+    const status = this.spec.operation('updateCase').requestBody?.schema as any;
+    const body = status?.$ref ? this.spec.resolve(status.$ref) : status;
+    const prop = body?.properties?.status;
+    const schema = prop?.$ref ? this.spec.resolve(prop.$ref) : prop;
+    const names = (schema?.['x-enumDescriptions'] ?? {}) as Record<string, string>;
+    const code = Object.entries(names).find(([, name]) => /^closed$/i.test(name))?.[0];
+    return code === undefined ? undefined : Number(code);
   }
 
   fail(why: string, x?: Exchange): never {

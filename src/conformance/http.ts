@@ -31,16 +31,39 @@ export interface Exchange {
   json: any;
 }
 
-/** Counts requests across all clients of a run; checks read it to report how many requests they made. */
+/** The default bound of one request, from sending it to the last byte of its answer (`--request-timeout`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Counts requests across all clients of a run (checks report how many they made), and carries the run's limits to
+ * every request: the timeout of one request and the signal that interrupts the run (SIGINT/SIGTERM).
+ */
 export class RequestCounter {
   total = 0;
+  timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+  signal?: AbortSignal;
 }
+
+/** A request that got no complete answer within the run's timeout. */
+export class RequestTimeout extends Error {}
+
+/** A request cut short because the run was interrupted (SIGINT/SIGTERM). */
+export class Interrupted extends Error {
+  constructor(readonly signalName = 'interrupted') {
+    super(`the run was interrupted (${signalName})`);
+  }
+}
+
+/** A request that never reached the target (refused, unknown host, reset before an answer). */
+export class Unreachable extends Error {}
 
 export type TokenSource = () => Promise<string | undefined>;
 
 export class HttpClient {
   /** Every exchange, in order; the operations area validates them all against the description. */
   readonly log: Exchange[] = [];
+  /** Sees every exchange (the run keeps count of what it created, to delete it however the run ends). */
+  observe?: (x: Exchange) => void;
 
   constructor(
     readonly baseUrl: string,
@@ -65,7 +88,9 @@ export class HttpClient {
       body = JSON.stringify(opts.json);
       headers['content-type'] ??= 'application/json';
     }
-    return send(method, url, headers, body, this.counter, this.log, opts.path, query);
+    const x = await send(method, url, headers, body, this.counter, this.log, opts.path, query);
+    this.observe?.(x);
+    return x;
   }
 }
 
@@ -81,13 +106,24 @@ export async function send(
   query = new URL(url).search.slice(1),
 ): Promise<Exchange> {
   counter.total++;
+  if (counter.signal?.aborted) throw new Interrupted(String(counter.signal.reason ?? 'interrupted'));
+  const timeout = AbortSignal.timeout(counter.timeoutMs);
+  // One signal covers the connection, the headers and the whole body: a target that stops half-way is bounded too.
+  const signal = counter.signal ? AbortSignal.any([timeout, counter.signal]) : timeout;
+  const failed = (err: unknown): Error => {
+    if (counter.signal?.aborted) return new Interrupted(String(counter.signal.reason ?? 'interrupted'));
+    if (timeout.aborted) return new RequestTimeout(`${method} ${url}: no complete answer within ${counter.timeoutMs} ms (--request-timeout)`);
+    const cause = (err as Error).cause as { code?: string; message?: string } | undefined;
+    return new Unreachable(`${method} ${url}: ${cause?.code ?? ''}${cause?.code ? ' ' : ''}${cause?.message ?? (err as Error).message}`);
+  };
   let res: Response;
+  let bytes: Buffer;
   try {
-    res = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual' });
+    res = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual', signal });
+    bytes = Buffer.from(await res.arrayBuffer());
   } catch (err) {
-    throw new Error(`${method} ${url}: ${(err as Error).cause ?? (err as Error).message}`);
+    throw failed(err);
   }
-  const bytes = Buffer.from(await res.arrayBuffer());
   const responseHeaders: Record<string, string> = {};
   res.headers.forEach((v, k) => (responseHeaders[k] = v));
   const text = bytes.toString('utf8');

@@ -2,6 +2,7 @@
 // the delivery it expects (a promise resolved on arrival; a timeout is a failure, never a sleep loop).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Interrupted } from './http.ts';
 
 export interface Delivery {
   /** The receiver path the subscription was given (one per subscription). */
@@ -27,6 +28,9 @@ export class Receiver {
   private paths = 0;
   /** Paths that answer a status other than 204 (a check of how the service takes a refusal, e.g. 410 Gone). */
   private readonly statuses = new Map<string, number>();
+
+  /** `signal`: the run's interruption; a wait in progress ends at once when it fires. */
+  constructor(private readonly signal?: AbortSignal) {}
 
   /** Start listening (once) on `listen` (`host:port`); answers the URL deliveries should go to. */
   start(listen: string, publicUrl?: string): Promise<string> {
@@ -80,18 +84,26 @@ export class Receiver {
     const found = this.deliveries.find(match);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const signal = this.signal;
+      const stop = (error: Error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`no delivery within ${timeoutMs} ms: ${what}`));
-      }, timeoutMs);
+        reject(error);
+      };
+      const onAbort = () => stop(new Interrupted(String(signal?.reason ?? 'interrupted')));
+      const timer = setTimeout(() => stop(new Error(`no delivery within ${timeoutMs} ms: ${what}`)), timeoutMs);
       const waiter: Waiter = {
         match,
         resolve: (d) => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
           resolve(d);
         },
       };
       this.waiters.push(waiter);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

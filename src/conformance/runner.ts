@@ -3,7 +3,8 @@ import type { CareSpec } from '../spec/types.ts';
 import { AREAS, CheckFailure, Skip, type Check, type Need } from './check.ts';
 import { ALL_CHECKS } from './checks/index.ts';
 import { Context } from './context.ts';
-import { excerpt, toCurl } from './http.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, Interrupted, excerpt, toCurl } from './http.ts';
+import { StopRun, preflightCheck } from './preflight.ts';
 import { redactText } from './redact.ts';
 import { Receiver } from './receiver.ts';
 import { statefulCheck } from './stateful.ts';
@@ -61,9 +62,13 @@ async function runOne(ctx: Context, check: Check, key?: string): Promise<CheckRe
     const note = await check.run(ctx, key);
     return toResult(check, key, started, ctx.counter.total - before, { note: note ?? undefined });
   } catch (error) {
+    // Cut short by SIGINT/SIGTERM: not a verdict on the target.
+    if (error instanceof Interrupted || ctx.counter.signal?.aborted) return toResult(check, key, started, ctx.counter.total - before, { error: new Skip(interruptedReason(ctx)) });
     return toResult(check, key, started, ctx.counter.total - before, { error });
   }
 }
+
+const interruptedReason = (ctx: Context) => `the run was interrupted (${String(ctx.counter.signal?.reason ?? 'signal')})`;
 
 export function summarise(results: CheckResult[]): AreaSummary[] {
   const areas: AreaSummary[] = [];
@@ -83,23 +88,45 @@ export function summarise(results: CheckResult[]): AreaSummary[] {
   return areas;
 }
 
-/** Run the suite against one target. Never throws for a failing target; the report says what failed. */
+/** Run the suite against one target. Never throws for a failing target; the report says what failed or why it stopped. */
 export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS, spec?: CareSpec): Promise<RunReport> {
   const startedAt = new Date();
   const ctx = new Context(options, spec);
+  ctx.counter.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  ctx.counter.signal = options.signal;
   const wanted = (c: Check) => options.areas.length === 0 || options.areas.includes(c.area);
-  const selected = [...checks, ...(options.stateful ? [statefulCheck(options.stateful.runs, options.stateful.seed)] : [])].filter(wanted);
+  const selected = [...checks, ...(options.stateful ? [statefulCheck(options.stateful.runs, options.stateful.seed)] : [])].filter((c) => c.id !== preflightCheck.id && wanted(c));
   const ordered = [...selected.filter((c) => !c.last), ...selected.filter((c) => c.last)];
-  const receiver = new Receiver();
+  const receiver = new Receiver(options.signal);
   ctx.receiver = receiver;
   const results: CheckResult[] = [];
-  try {
+  const record = (r: CheckResult) => {
+    results.push(r);
+    options.onProgress?.({ kind: 'result', result: r });
+  };
+  let stopped: RunReport['stopped'];
+
+  // The preflight always runs first, whatever the areas: nothing is written before it proved the environment.
+  const preflight = async () => {
+    const started = Date.now();
+    try {
+      const note = await preflightCheck.run(ctx);
+      record(toResult(preflightCheck, undefined, started, ctx.counter.total, { note: note ?? undefined }));
+    } catch (error) {
+      if (error instanceof StopRun) stopped = { kind: 'target', why: redactText(error.why) };
+      if (error instanceof Interrupted || options.signal?.aborted) stopped = { kind: 'interrupted', why: interruptedReason(ctx) };
+      record(toResult(preflightCheck, undefined, started, ctx.counter.total, { error: stopped?.kind === 'interrupted' ? new Skip(stopped.why) : error }));
+    }
+  };
+
+  const areas = async () => {
     let currentArea: string | undefined;
     let areaResults: CheckResult[] = [];
     const endArea = () => {
       if (currentArea) options.onProgress?.({ kind: 'area-end', area: currentArea, results: areaResults });
     };
     for (const check of ordered) {
+      if (options.signal?.aborted) break;
       if (check.area !== currentArea) {
         endArea();
         currentArea = check.area;
@@ -113,35 +140,43 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
           try {
             keys = await check.cases(ctx);
           } catch (error) {
-            keys = [undefined];
-            const r = toResult(check, undefined, Date.now(), 0, { error });
-            results.push(r);
+            const r = toResult(check, undefined, Date.now(), 0, { error: error instanceof Interrupted ? new Skip(interruptedReason(ctx)) : error });
             areaResults.push(r);
-            options.onProgress?.({ kind: 'result', result: r });
+            record(r);
             continue;
           }
         }
       }
       for (const key of keys) {
+        if (options.signal?.aborted) break;
         const r = await runOne(ctx, check, key);
-        results.push(r);
         areaResults.push(r);
-        options.onProgress?.({ kind: 'result', result: r });
+        record(r);
       }
     }
     endArea();
+  };
+
+  let cleanup: string[] = [];
+  try {
+    await preflight();
+    if (!stopped) await areas();
   } finally {
-    await ctx.cleanup();
+    // Cleanup goes out however the run ends: its requests are no longer tied to the run's (aborted) signal.
+    ctx.counter.signal = undefined;
+    cleanup = await ctx.cleanup();
     await receiver.close();
   }
-  const areas = summarise(results);
+  if (!stopped && options.signal?.aborted) stopped = { kind: 'interrupted', why: interruptedReason(ctx) };
   return {
     target: { environment: options.config.environment, baseUrl: options.config.baseUrl },
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     requests: ctx.counter.total,
     results,
-    areas,
-    ok: results.every((r) => r.status !== 'failed'),
+    areas: summarise(results),
+    ok: !stopped && results.every((r) => r.status !== 'failed'),
+    ...(stopped ? { stopped } : {}),
+    left: { ...ctx.createdCounts, problems: cleanup },
   };
 }

@@ -37,6 +37,10 @@ export interface RunOptions {
   specPath?: string;
   /** Bounded wait for one webhook delivery, in ms. */
   deliveryTimeoutMs: number;
+  /** Bound of one request, from sending it to the last byte of the answer, in ms (default 30000). */
+  requestTimeoutMs?: number;
+  /** Aborted on SIGINT/SIGTERM: the run stops after cutting the current check short, cleans up and reports. */
+  signal?: AbortSignal;
   /** Opt-in property-based stateful run (`--stateful N`): N random sequences, generated from `seed`. */
   stateful?: { runs: number; seed: number };
   /** Called as the run progresses (the console reporter prints it). */
@@ -79,7 +83,12 @@ export interface RunReport {
   requests: number;
   results: CheckResult[];
   areas: AreaSummary[];
+  /** True only when the run went to its end and no check failed. */
   ok: boolean;
+  /** Why the run ended before its end: a target that cannot be checked as configured, or a signal. */
+  stopped?: { kind: 'target' | 'interrupted'; why: string };
+  /** After cleanup: what the run created and could not delete (webhook subscriptions, API keys) or close (cases). */
+  left?: { webhooks: number; keys: number; cases: number; problems: string[] };
 }
 
 export interface AreaSummary {

@@ -1,5 +1,6 @@
 // The check registry, in run order. docs/traceability.md takes its conformance column from here.
 import { AREAS, type Check } from '../check.ts';
+import { preflightCheck } from '../preflight.ts';
 import { authChecks } from './auth.ts';
 import { coercionChecks } from './coercion.ts';
 import { deprecationChecks } from './deprecation.ts';
@@ -18,6 +19,7 @@ import { validationChecks } from './validation.ts';
 import { webhookChecks } from './webhooks.ts';
 
 export const ALL_CHECKS: Check[] = [
+  preflightCheck, // run first by the runner, whatever the areas
   ...operationsChecks,
   ...deprecationChecks,
   ...authChecks,

@@ -40,12 +40,16 @@ export function renderTable(areas: AreaSummary[]): string {
 }
 
 export function renderReport(report: RunReport): string {
-  const failures = report.results.filter((r) => r.status === 'failed');
+  // A stopped run's reason is printed once, at the end, not also as a failure.
+  const failures = report.results.filter((r) => r.status === 'failed' && !(report.stopped?.kind === 'target' && r.failure?.why === report.stopped.why));
   const out: string[] = [];
   if (failures.length) out.push('', 'Failures', '', ...failures.map(renderFailure).flatMap((f) => [f, '']));
   out.push('', renderTable(report.areas), '');
   const d = discriminationSummary(report.results);
   if (d) out.push(`discriminated: ${d.discriminated} of ${d.discriminated + d.not} field/operator pairs told apart from their neighbours by the data (${d.not} not discriminated)`);
-  out.push(`${report.ok ? 'PASS' : 'FAIL'}: ${report.results.length} checks, ${report.requests} requests, ${(report.durationMs / 1000).toFixed(1)} s against ${report.target.baseUrl} (${report.target.environment})`);
+  const verdict = report.stopped ? (report.stopped.kind === 'interrupted' ? 'INTERRUPTED' : 'STOPPED') : report.ok ? 'PASS' : 'FAIL';
+  out.push(`${verdict}: ${report.results.length} checks, ${report.requests} requests, ${(report.durationMs / 1000).toFixed(1)} s against ${report.target.baseUrl} (${report.target.environment})`);
+  if (report.stopped) out.push(`${report.stopped.kind === 'interrupted' ? 'interrupted' : 'stopped'}: ${report.stopped.why}`);
+  if (report.left && (report.left.webhooks || report.left.keys)) out.push(`left behind: ${report.left.webhooks} webhook subscription(s), ${report.left.keys} API key(s)`);
   return out.join('\n') + '\n';
 }
