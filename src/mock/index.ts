@@ -1,46 +1,97 @@
-// Mock servers: Prism per environment behind a front that speaks the service's grammar and envelope.
+// Mock servers: Prism per environment behind a front that speaks the service's grammar and envelope (D-42).
 import type { Server } from 'node:http';
 import { bundlePath, loadSpec, type Environment } from '../spec/index.ts';
 import { createMockFront, envHeaderValue } from './front.ts';
-import { startPrism } from './prism.ts';
+import { supervisePrism, type PrismState } from './supervisor.ts';
 
 export { createMockFront, envHeaderValue } from './front.ts';
 export { startPrism, freePort } from './prism.ts';
+export { supervisePrism } from './supervisor.ts';
+
+/** The ports `npm run mock` and `npm start` use unless told otherwise. */
+export const DEFAULT_MOCK_PORTS: Record<Environment, number> = { production: 4010, sandbox: 4011 };
 
 export interface RunningMock {
   environment: Environment;
   /** Where clients point (the front), e.g. http://127.0.0.1:4010. */
   url: string;
-  /** Prism behind it (answers without our envelope fixes). */
-  prismUrl: string;
+  /** Prism behind it (answers without our envelope fixes); it can change when Prism is restarted. */
+  readonly prismUrl: string;
+  /** Pid of the Prism process now running (undefined while it restarts). */
+  readonly prismPid: number | undefined;
+  readonly prismState: PrismState;
   /** The X-CareAPI-Env value it answers. */
   envValue: string;
   stop(): Promise<void>;
 }
 
-/** Starts Prism on `generated/care-api.<environment>.yaml` and the front before it, both on 127.0.0.1. */
-export async function startMock(options: { environment: Environment; port?: number; prismPort?: number; host?: string }): Promise<RunningMock> {
+/** The port is taken: says which, and (through `hint`) how to choose another. */
+export class PortInUseError extends Error {
+  constructor(readonly port: number, readonly environment: Environment, hint: string) {
+    super(`port ${port} (the ${environment} mock) is already in use. ${hint}`);
+  }
+}
+
+export interface StartMockOptions {
+  environment: Environment;
+  /** The front's port; default 0, a free one (tests). The CLIs pass DEFAULT_MOCK_PORTS. */
+  port?: number;
+  host?: string;
+  /** How to choose another port, named in the error when the port is busy. */
+  portHint?: string;
+  /** Where the mock's lines go (Prism's warnings, restarts); default console.error. */
+  log?: (line: string) => void;
+}
+
+/**
+ * Starts the front on its port first (a busy port fails at once, before any Prism), then Prism on
+ * `generated/care-api.<environment>.yaml` behind it, supervised: restarted whenever it exits.
+ */
+export async function startMock(options: StartMockOptions): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
   const document = bundlePath(options.environment);
   const spec = loadSpec(document);
-  const prism = await startPrism({ document, port: options.prismPort, host });
-  const server = createMockFront({ spec, prismUrl: prism.url });
+  const label = `mock ${options.environment}`;
+  let prism: ReturnType<typeof supervisePrism> | undefined;
+  const server = createMockFront({ spec, prismUrl: () => prism?.url });
+  const port = options.port ?? 0;
   try {
-    await listen(server, options.port ?? 0, host);
+    await listen(server, port, host);
   } catch (error) {
-    await prism.stop();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new PortInUseError(port, options.environment, options.portHint ?? 'Choose another port.');
+    }
     throw error;
   }
-  const { port } = server.address() as { port: number };
+  const closeFront = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
+  };
+  prism = supervisePrism({ document, host, label, log: options.log });
+  try {
+    await prism.ready;
+  } catch (error) {
+    await closeFront();
+    throw error;
+  }
+  const running = prism;
+  const { port: bound } = server.address() as { port: number };
   return {
     environment: options.environment,
-    url: `http://${host}:${port}`,
-    prismUrl: prism.url,
+    url: `http://${host}:${bound}`,
+    get prismUrl() {
+      return running.url ?? '';
+    },
+    get prismPid() {
+      return running.pid;
+    },
+    get prismState() {
+      return running.state;
+    },
     envValue: envHeaderValue(spec),
     async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-      await prism.stop();
+      await closeFront();
+      await running.stop();
     },
   };
 }

@@ -1,12 +1,21 @@
-// Starts and stops one Prism mock process (node_modules/.bin/prism) on a loopback port.
+// Starts and stops one Prism mock process (node_modules/.bin/prism) on a loopback port. Supervision (restart on exit)
+// is src/mock/supervisor.ts; this module launches one process and reports its output and its end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec/index.ts';
 
+export interface PrismExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface PrismProcess {
   url: string;
   port: number;
+  pid: number;
+  /** Settles when the process has ended, for whatever reason. */
+  exited: Promise<PrismExit>;
   stop(): Promise<void>;
 }
 
@@ -39,7 +48,14 @@ function track(child: ChildProcess): void {
   }
 }
 
-type PrismOptions = { document: string; port?: number; host?: string; startTimeoutMs?: number };
+export type PrismOptions = {
+  document: string;
+  port?: number;
+  host?: string;
+  startTimeoutMs?: number;
+  /** Every line Prism prints (stdout and stderr), as it comes, from start to exit. */
+  onLine?: (line: string) => void;
+};
 
 /**
  * Runs `prism mock <document>` and resolves once Prism prints that it listens (no polling). Rejects with Prism's
@@ -58,44 +74,56 @@ export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
   }
 }
 
-class EarlyExit extends Error {}
+export class EarlyExit extends Error {}
 
 async function launch(options: PrismOptions, host: string, port: number): Promise<PrismProcess> {
   const bin = resolve(repoRoot, 'node_modules/.bin/prism');
   const child = spawn(bin, ['mock', '-h', host, '-p', String(port), '-v', 'info', options.document], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
   });
   track(child);
+  const exited = new Promise<PrismExit>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   let output = '';
+  // Split into lines per stream; the listener stays for the process's whole life, so the pipes never fill.
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let partial = '';
+    stream.on('data', (chunk: Buffer) => {
+      const text = partial + chunk.toString();
+      const lines = text.split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) options.onLine?.(line.replace(/\r$/, ''));
+    });
+    stream.on('end', () => {
+      if (partial) options.onLine?.(partial);
+    });
+  }
   await new Promise<void>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`Prism did not start in time:\n${output}`)), options.startTimeoutMs ?? 30_000);
+    const timer = setTimeout(() => fail(new Error(`Prism did not start in time:\n${output}`)), options.startTimeoutMs ?? 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (READY.test(output)) {
         clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.stderr!.off('data', onData);
         ready();
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
+    void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      fail(new EarlyExit(`Prism exited with ${code} before listening on ${host}:${port}:\n${output}`));
+      fail(new EarlyExit(`Prism exited with ${code ?? signal} before listening on ${host}:${port}:\n${output}`));
     });
   }).catch((error: unknown) => {
     child.kill();
     throw error;
   });
-  // Keep draining its log (one line per request) so the pipe never fills and blocks Prism.
-  child.stdout!.on('data', () => {});
-  child.stderr!.on('data', () => {});
-  return { url: `http://${host}:${port}`, port, stop: () => stopChild(child) };
+  return { url: `http://${host}:${port}`, port, pid: child.pid!, exited, stop: () => stopChild(child, exited) };
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+function stopChild(child: ChildProcess, exited: Promise<PrismExit>): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
+  child.kill('SIGTERM');
+  return exited.then(() => undefined);
 }

@@ -1,0 +1,52 @@
+// Answers written straight to the socket, for requests Node's HTTP parser refuses before the front sees them
+// (over-long URL or headers, malformed request line or header) and for CONNECT, which Node hands to no handler:
+// in the envelope with X-CareAPI-Env and Connection: close, as the sandbox does (D-70).
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { envelope, errorObject } from './envelope.ts';
+
+type ParserError = Error & { code?: string };
+
+function statusOf(error: ParserError): [number, string, string] {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'header: the request line and headers are too large (at most 16 KiB together)', 'header_too_large'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'request: not received completely in time', 'request_timeout'];
+    default:
+      return [400, `request: malformed HTTP request (${error.message.replace(/^Parse Error: /, '')})`, 'malformed_request'];
+  }
+}
+
+export function writeRaw(socket: Duplex, status: number, detail: string, code: string, envValue: string, extra = ''): void {
+  const body = JSON.stringify(envelope([errorObject(status, detail, code)]));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-CareAPI-Env: ${envValue}\r\n` +
+      'Access-Control-Allow-Origin: *\r\n' +
+      extra +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/** Listener for the server's `clientError` event. */
+export function clientErrorAnswer(envValue: string) {
+  return (error: ParserError, socket: Duplex): void => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, detail, code] = statusOf(error);
+    writeRaw(socket, status, detail, code, envValue);
+  };
+}
+
+/** Listener for the server's `connect` event: CONNECT is a method of no operation, so 405. */
+export function connectAnswer(envValue: string) {
+  return (req: { url?: string }, socket: Duplex): void => {
+    writeRaw(socket, 405, `method: CONNECT is not allowed on ${req.url ?? ''}`, 'method_not_allowed', envValue);
+  };
+}
