@@ -90,6 +90,20 @@ describe('the contract gate', () => {
     expect(gate(changes, acknowledged, announced, removed, new Date('2027-06-01T00:00:00Z')).ok).toBe(true);
   });
 
+  it('passes an acknowledged change that codifies a decision the description cites at that place (D-90), and only then', () => {
+    const head = structuredClone(base);
+    head.components.parameters.CaseSort.schema.uniqueItems = true;
+    const changes = diffDescriptions(base, head);
+    expect(changes.map((c) => `${c.classification} ${c.rule}`)).toEqual(['breaking request.parameter.uniqueItems.added']);
+    const codifies = (decision: string) => changes.map((c) => ({ change: c.id, reason: 'the service refused a repeated sort field already', codifies: decision }));
+    const cited = gate(changes, codifies('D-44'), base, head);
+    expect(cited.verdicts.map((v) => [v.route, v.problem])).toEqual([['codifies D-44: the service already enforced this rule', undefined]]);
+    expect(cited.ok).toBe(true);
+    const uncited = gate(changes, codifies('D-12'), base, head);
+    expect(uncited.ok).toBe(false);
+    expect(uncited.verdicts[0].problem).toMatch(/cites D-12 neither at \/paths\/~1cases\/get\/parameters\/\d+\/schema\/uniqueItems nor above it/);
+  });
+
   it('passes an acknowledged breaking change that comes with a new path version', () => {
     const head = dropLocation(structuredClone(base));
     for (const server of head.servers) server.url = server.url.replace('/care/v0', '/care/v1');
@@ -114,6 +128,42 @@ describe('npm run diff (scripts/diff.ts)', () => {
     const same = await run(['--base', bundlePath(), '--head', '.', '--format', 'json']);
     expect(same.code).toBe(0);
     expect(JSON.parse(same.stdout).changes).toEqual([]);
+  }, 60_000);
+
+  // Issue 40: exit 1 means only "a breaking change not acknowledged"; what the differ cannot judge is exit 2.
+  it('refuses a side that is not an OpenAPI 3.1 description with exit 2 and says what it is', async () => {
+    const sides: Array<[string, string, RegExp]> = [
+      ['swagger.yaml', stringify({ swagger: '2.0', info: { title: 'Old', version: '1' }, paths: {} }), /a Swagger 2\.0 description, not OpenAPI 3\.1/],
+      ['oas30.yaml', stringify({ openapi: '3.0.3', info: { title: 'Old', version: '1' }, paths: {} }), /an OpenAPI 3\.0\.3 description, not OpenAPI 3\.1/],
+      ['config.yaml', stringify({ name: 'not a description', port: 8080 }), /not an OpenAPI description \(no `openapi` field\)/],
+      ['list.yaml', '- a\n- b\n', /not an OpenAPI description \(the file holds a list\)/],
+    ];
+    for (const [name, text, message] of sides) {
+      const file = join(scratch, name);
+      writeFileSync(file, text);
+      const asBase = await run(['--base', file, '--head', bundlePath()]);
+      expect([asBase.code, asBase.stdout], name).toEqual([2, '']);
+      expect(asBase.stderr, name).toMatch(message);
+      expect(asBase.stderr, name).toMatch(/compares OpenAPI 3\.1 descriptions only/);
+      const asHead = await run(['--base', bundlePath(), '--head', file]);
+      expect(asHead.code, name).toBe(2);
+      expect(asHead.stderr, name).toMatch(new RegExp(`--head .*${name}`));
+    }
+  }, 120_000);
+
+  it('exits 2 on an unknown option or a positional argument, with the usage and no stack trace', async () => {
+    for (const args of [['--bsae', 'releases'], ['--format'], ['releases/0.1.0']]) {
+      const result = await run(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(/usage: npm run diff --/);
+      expect(result.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+    }
+  }, 60_000);
+
+  it('exits 2 when --acknowledged names a file that is not there', async () => {
+    const result = await run(['--base', bundlePath(), '--head', bundlePath(), '--acknowledged', join(scratch, 'missing.yaml')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--acknowledged .*missing\.yaml: no such file/);
   }, 60_000);
 
   it('exits 1 on an unacknowledged breaking change and 0 once it is acknowledged and follows D-33', async () => {

@@ -30,15 +30,17 @@ describe('diff corpus', () => {
 
   for (const corpusCase of corpus) {
     it(corpusCase.name, () => {
-      const head = structuredClone(base);
+      const from = structuredClone(base);
+      corpusCase.base?.(from);
+      const head = structuredClone(from);
       corpusCase.edit(head);
-      const changes = diffDescriptions(base, head);
+      const changes = diffDescriptions(from, head);
       const got = [...new Set(changes.map((c) => `${c.classification} ${c.rule}`))].sort();
       const expected = [...new Set(corpusCase.expected.map(([classification, rule]) => `${classification} ${rule}`))].sort();
       expect(got).toEqual(expected);
       for (const change of changes) {
         expect(change.basePointer ?? change.headPointer, change.id).toBeDefined();
-        if (change.basePointer) expect(resolvable(base, change.basePointer), `base ${change.id}`).toBeDefined();
+        if (change.basePointer) expect(resolvable(from, change.basePointer), `base ${change.id}`).toBeDefined();
         if (change.headPointer) expect(resolvable(head, change.headPointer), `head ${change.id}`).toBeDefined();
       }
     });

@@ -1,7 +1,9 @@
 // The gate (D-53): a breaking change passes only when it is acknowledged (named, with a reason) AND follows D-33:
 // the operation it touches is kept deprecated with a sunset date and declared `Deprecation`/`Sunset` headers, or
 // (for a removal) was already deprecated in the base with a sunset that has passed, or the head serves a new
-// path version (`/care/vN` with a higher N).
+// path version (`/care/vN` with a higher N). One more route (D-89): a change that only writes into the schema a rule
+// the service already enforced under a decision (`codifies: D-nn`), when the description cites that decision at the
+// changed place or above it, so the rule was the contract before it was a keyword.
 import { deref } from '../spec/refs.ts';
 import { readDeprecation } from '../spec/deprecation.ts';
 import { sideOperations, type SideOperation } from './operations.ts';
@@ -11,6 +13,8 @@ export interface Acknowledgement {
   /** The change id as printed by the diff: `<rule> <pointer>`. */
   change: string;
   reason: string;
+  /** The decision whose rule the change writes into the schema (`D-44`): the service enforced it already. */
+  codifies?: string;
 }
 
 export interface GateVerdict {
@@ -50,7 +54,40 @@ export function deprecationGap(document: any, side: SideOperation): string | und
   return undefined;
 }
 
-function route(change: Change, base: any, head: any, today: Date): { route?: string; problem?: string } {
+/** Whether `decision` is cited (a description's text or `x-care-decision`) on the way to `pointer` in `document`. */
+export function citedOnTheWay(document: any, pointer: string | undefined, decision: string): boolean {
+  if (!pointer) return false;
+  const cites = new RegExp(`\\b${decision.replace(/[^A-Za-z0-9-]/g, '')}\\b`);
+  const citing = (node: any) => node && typeof node === 'object' && ['description', 'summary', 'x-care-decision'].some((key) => typeof node[key] === 'string' && cites.test(node[key]));
+  let node: any = document;
+  for (const raw of ['', ...pointer.split('/').slice(1)]) {
+    if (raw !== '') {
+      if (node === null || typeof node !== 'object') return false;
+      node = node[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    if (citing(node)) return true;
+    const seen = new Set<string>();
+    while (node && typeof node === 'object' && typeof node.$ref === 'string' && node.$ref.startsWith('#') && !seen.has(node.$ref)) {
+      seen.add(node.$ref);
+      try {
+        node = deref(document, { $ref: node.$ref });
+      } catch {
+        return false;
+      }
+      if (citing(node)) return true;
+    }
+  }
+  return false;
+}
+
+function route(change: Change, base: any, head: any, today: Date, acknowledged: Acknowledgement): { route?: string; problem?: string } {
+  if (acknowledged.codifies !== undefined) {
+    const decision = acknowledged.codifies;
+    const cited = citedOnTheWay(head, change.headPointer, decision) || citedOnTheWay(base, change.basePointer ?? change.headPointer, decision);
+    return cited
+      ? { route: `codifies ${decision}: the service already enforced this rule` }
+      : { problem: `codifies ${decision}, but the description cites ${decision} neither at ${change.headPointer ?? change.basePointer} nor above it` };
+  }
   if (pathVersion(head) > pathVersion(base)) return { route: `new path version v${pathVersion(head)}` };
   if (!change.operation) return { problem: 'a document-wide breaking change needs a new path version (D-33)' };
   const after = sideOperations(head).get(change.operation);
@@ -74,7 +111,7 @@ export function gate(changes: Change[], acknowledgements: Acknowledgement[], bas
       continue;
     }
     used.add(acknowledged);
-    verdicts.push({ change, acknowledged, ...route(change, base, head, today) });
+    verdicts.push({ change, acknowledged, ...route(change, base, head, today, acknowledged) });
   }
   return { ok: verdicts.every((v) => !v.problem), verdicts, unused: acknowledgements.filter((a) => !used.has(a)) };
 }
@@ -87,6 +124,9 @@ export function parseAcknowledgements(value: any, where: string): Acknowledgemen
     if (typeof entry?.change !== 'string' || typeof entry?.reason !== 'string' || entry.reason.trim() === '') {
       throw new Error(`${where}: acknowledged[${index}] needs a change id and a non-empty reason`);
     }
-    return { change: entry.change, reason: entry.reason };
+    if (entry.codifies !== undefined && (typeof entry.codifies !== 'string' || !/^D-[0-9]+$/.test(entry.codifies))) {
+      throw new Error(`${where}: acknowledged[${index}].codifies must be a decision id such as D-44`);
+    }
+    return { change: entry.change, reason: entry.reason, ...(entry.codifies !== undefined ? { codifies: entry.codifies } : {}) };
   });
 }

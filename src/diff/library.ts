@@ -7,9 +7,13 @@
 // - where its verdict is wrong for us (D-52): a narrowed or widened enum read by the integrator, a removed request
 //   field, a `type` change judged by who reads it (classify);
 // - it gives no rule ids: one is derived from where the change is and what happened;
-// - path items equal on both sides are not given to it at all (dropUnchanged), to keep a diff well under 3 s.
+// - path items equal on both sides are not given to it at all (dropUnchanged), to keep a diff well under 3 s;
+// - a `$ref` with siblings is written out inline first (ref-siblings.ts), so it equals the identical inline object;
+// - a parameter list or request body added whole is judged inside (added-whole.ts).
 import { apiCompare } from 'api-smart-diff';
 import { deref } from '../spec/refs.ts';
+import { judgeAddedWhole } from './added-whole.ts';
+import { withRefSiblingsInlined } from './ref-siblings.ts';
 import { makeChange, toPointer } from './pointer.ts';
 import type { Change, Classification, Direction } from './types.ts';
 
@@ -226,9 +230,10 @@ function quietly<T>(work: () => T): T {
 
 /** The library's findings, adapted; `components`, top-level `security` and `servers` are left to our rules. */
 export function libraryChanges(base: any, head: any): Change[] {
-  // Cloned: the library resolves references in place, and callers keep using their documents.
-  const before = prepare(structuredClone(base));
-  const after = prepare(structuredClone(head));
+  // Copies (withRefSiblingsInlined builds a new document): the library resolves references in place, and callers keep
+  // using their documents.
+  const before = prepare(withRefSiblingsInlined(base));
+  const after = prepare(withRefSiblingsInlined(head));
   dropUnchanged(before, after);
   const { diffs } = quietly(() => apiCompare(before, after)) as { diffs: LibraryDiff[] };
   const changes: Change[] = [];
@@ -241,6 +246,11 @@ export function libraryChanges(base: any, head: any): Change[] {
     const headSegments = diff.action === 'remove' ? undefined : realSegments(diff.path, head);
     const segments = headSegments ?? baseSegments ?? diff.path;
     const place = placeOf(segments);
+    const judged = diff.action === 'add' && headSegments ? judgeAddedWhole(base, head, headSegments, place.operation, toPointer(headSegments)) : undefined;
+    if (judged) {
+      changes.push(...judged);
+      continue;
+    }
     const { classification, rule } = classify(diff, segments, place);
     changes.push(makeChange({
       rule,

@@ -29,7 +29,8 @@ export function resolveThroughRefs(document: any, pointer: string): unknown {
   let node: any = document;
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = follow(node);
+    // a keyword beside a `$ref` (its sibling) is found where it is written, before the reference is followed
+    if (node === null || typeof node !== 'object' || key === '$ref' || !(key in node)) node = follow(node);
     if (node === null || typeof node !== 'object' || !(key in node)) return undefined;
     node = node[key];
   }

@@ -9,6 +9,8 @@ export interface CorpusCase {
   name: string;
   /** What the edit is, in the words of a pull request. */
   edit: (doc: Doc) => void;
+  /** An edit of the released bundle made first, when the case starts from another form of it. */
+  base?: (doc: Doc) => void;
   expected: Array<[Classification, string]>;
 }
 
@@ -18,6 +20,12 @@ const webhook = (doc: Doc, name: string) => doc.webhooks[name].post;
 const B = 'breaking' as const;
 const N = 'non-breaking' as const;
 const D = 'documentation' as const;
+
+/** CaseCreate.priority written inline: the `$ref` to CasePriority with its sibling description, expanded. */
+function inlinePriority(d: Doc): void {
+  const { $ref: _ref, ...siblings } = schemas(d).CaseCreate.properties.priority;
+  schemas(d).CaseCreate.properties.priority = { ...structuredClone(schemas(d).CasePriority), ...siblings };
+}
 
 export const corpus: CorpusCase[] = [
   // Requests: what the client sends.
@@ -30,6 +38,34 @@ export const corpus: CorpusCase[] = [
   { name: 'request: a new required query parameter', edit: (d) => { op(d, '/contracts', 'get').parameters.push({ name: 'customer', in: 'query', required: true, schema: { type: 'string' } }); }, expected: [[B, 'request.parameter.added']] },
   { name: 'request: a new optional query parameter', edit: (d) => { op(d, '/contracts', 'get').parameters.push({ name: 'customer', in: 'query', required: false, schema: { type: 'string' } }); }, expected: [[N, 'request.parameter.added']] },
   { name: 'request: request body no longer accepts JSON', edit: (d) => { const body = op(d, '/webhooks', 'post').requestBody; body.content = { 'application/merge-patch+json': body.content['application/json'] }; }, expected: [[B, 'request.body.content.removed'], [N, 'request.body.content.added']] },
+
+  // Added whole (issue 38): an operation that had no parameter list or no body gains one; judged inside.
+  { name: 'request: a required header on an operation that listed no parameters', edit: (d) => { op(d, '/cases', 'post').parameters = [{ name: 'X-Request-Id', in: 'header', required: true, description: 'Id.', schema: { type: 'string' } }]; }, expected: [[B, 'request.parameter.added']] },
+  { name: 'request: an optional header on an operation that listed no parameters', edit: (d) => { op(d, '/cases', 'post').parameters = [{ name: 'X-Request-Id', in: 'header', required: false, description: 'Id.', schema: { type: 'string' } }]; }, expected: [[N, 'request.parameter.added']] },
+  { name: 'request: a required path-level header on a trigger path', edit: (d) => { d.paths['/events/case.updated'].parameters = [{ name: 'X-Request-Id', in: 'header', required: true, description: 'Id.', schema: { type: 'string' } }]; }, expected: [[B, 'request.parameter.added']] },
+  { name: 'request: a required and an optional parameter added as a new list', edit: (d) => { op(d, '/cases', 'post').parameters = [{ name: 'dryRun', in: 'query', required: false, schema: { type: 'boolean' } }, { name: 'X-Request-Id', in: 'header', required: true, schema: { type: 'string' } }]; }, expected: [[N, 'request.parameter.added'], [B, 'request.parameter.added']] },
+  { name: 'request: a required body on an operation that had none', edit: (d) => { op(d, '/webhooks/{webhookId}', 'delete').requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', required: ['reason'], properties: { reason: { type: 'string' } } } } } }; }, expected: [[B, 'request.body.added']] },
+  { name: 'request: an optional body on an operation that had none', edit: (d) => { op(d, '/webhooks/{webhookId}', 'delete').requestBody = { required: false, content: { 'application/json': { schema: { type: 'object', properties: { reason: { type: 'string' } } } } } }; }, expected: [[N, 'request.body.added']] },
+  { name: 'request: an optional query parameter becomes required', edit: (d) => { d.components.parameters.Page.required = true; }, expected: [[B, 'request.parameter.required.added']] },
+  { name: 'request: a query parameter no longer accepted', edit: (d) => { op(d, '/contracts', 'get').parameters = op(d, '/contracts', 'get').parameters.filter((p: any) => !String(p.$ref).endsWith('/Page')); }, expected: [[B, 'request.parameter.removed']] },
+  { name: 'request: a path parameter narrowed', edit: (d) => { d.components.parameters.CaseId.schema.maxLength = 10; }, expected: [[B, 'request.parameter.maxLength.changed']] },
+  { name: 'request: a minLength tightened', edit: (d) => { schemas(d).CaseCreate.properties.shortDescription.minLength = 5; }, expected: [[B, 'request.body.minLength.changed']] },
+  { name: 'request: a pattern dropped (wider)', edit: (d) => { delete schemas(d).FilterInteger.pattern; }, expected: [[N, 'request.parameter.pattern.removed']] },
+  { name: 'request: duplicates refused in a sort (uniqueItems)', edit: (d) => { d.components.parameters.CaseSort.schema.uniqueItems = true; }, expected: [[B, 'request.parameter.uniqueItems.added']] },
+  { name: 'request: a body default changed', edit: (d) => { schemas(d).WebhookCreate.properties.enabled.default = false; }, expected: [[B, 'request.body.default.changed']] },
+  { name: 'request: a body field enum narrowed', edit: (d) => { schemas(d).CasePriority.enum = [1, 2, 3]; }, expected: [[B, 'request.body.enum.removed'], [B, 'response.body.enum.narrowed'], [B, 'event.body.enum.narrowed']] },
+  { name: 'request: a parameter deprecated', edit: (d) => { d.components.parameters.Page.deprecated = true; }, expected: [[N, 'request.parameter.deprecated']] },
+
+  // `$ref` with siblings and the identical inline schema (issue 38): a refactor, equal both ways; a change made in
+  // the same edit is still judged by itself.
+  { name: 'refactor: a request $ref with a sibling description written inline', edit: (d) => { const { $ref: _r, ...rest } = schemas(d).CaseCreate.properties.priority; schemas(d).CaseCreate.properties.priority = { ...structuredClone(schemas(d).CasePriority), ...rest }; }, expected: [] },
+  { name: 'refactor: an inline request schema replaced by the identical $ref with a sibling', base: inlinePriority, edit: (d) => { schemas(d).CaseCreate.properties.priority = { $ref: '#/components/schemas/CasePriority', description: schemas(d).CaseCreate.properties.priority.description }; }, expected: [] },
+  { name: 'refactor: an inline request schema replaced by the identical $ref with a sibling, its enum narrowed in the same edit', base: inlinePriority, edit: (d) => { schemas(d).CaseCreate.properties.priority = { $ref: '#/components/schemas/CasePriority', description: schemas(d).CaseCreate.properties.priority.description }; schemas(d).CasePriority.enum = [1, 2, 3]; }, expected: [[B, 'request.body.enum.removed'], [B, 'response.body.enum.narrowed'], [B, 'event.body.enum.narrowed']] },
+  { name: 'refactor: a response $ref with siblings written inline', edit: (d) => { const { $ref: _r, ...rest } = schemas(d).Contract.properties.customer; schemas(d).Contract.properties.customer = { ...structuredClone(schemas(d).OrganisationRef), ...rest }; }, expected: [] },
+  { name: 'refactor: a request $ref with a sibling written inline, its enum narrowed in the same edit', edit: (d) => { const { $ref: _r, ...rest } = schemas(d).CaseCreate.properties.priority; schemas(d).CaseCreate.properties.priority = { ...structuredClone(schemas(d).CasePriority), ...rest }; schemas(d).CaseCreate.properties.priority.enum = [1, 2, 3]; }, expected: [[B, 'request.body.enum.removed']] },
+  { name: 'refactor: a request $ref with a sibling written inline, its enum widened in the same edit', edit: (d) => { const { $ref: _r, ...rest } = schemas(d).CaseCreate.properties.priority; schemas(d).CaseCreate.properties.priority = { ...structuredClone(schemas(d).CasePriority), ...rest }; schemas(d).CaseCreate.properties.priority.enum.push(5); }, expected: [[N, 'request.body.enum.added']] },
+  { name: 'refactor: a response $ref with siblings written inline, a field removed in the same edit', edit: (d) => { const { $ref: _r, ...rest } = schemas(d).Contract.properties.customer; const inline = { ...structuredClone(schemas(d).OrganisationRef), ...rest }; delete inline.properties.name; inline.required = inline.required.filter((f: string) => f !== 'name'); schemas(d).Contract.properties.customer = inline; }, expected: [[B, 'response.body.property.removed'], [B, 'response.body.required.removed']] },
+  { name: 'a sibling that overrides an assertion of its target is a real change', edit: (d) => { schemas(d).CaseCreate.properties.priority.maximum = 3; }, expected: [[B, 'request.body.maximum.added']] },
 
   // Responses: what the client reads.
   { name: 'response: a field removed', edit: (d) => { delete schemas(d).Contract.properties.name; schemas(d).Contract.required = schemas(d).Contract.required.filter((f: string) => f !== 'name'); }, expected: [[B, 'response.body.property.removed'], [B, 'response.body.required.removed']] },
