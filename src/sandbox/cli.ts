@@ -29,6 +29,9 @@ Options:
   --rate-limit N           answer 429 with Retry-After beyond N requests per second per API key (default: no limit)
   --quiet                  print only the URL line
   --help                   this text
+
+D-nn are the API's decisions: see Decisions in the docs site the sandbox serves at /docs/.
+More: the README of @care-api/sandbox.
 `;
 
 async function main(): Promise<void> {
