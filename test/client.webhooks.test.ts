@@ -1,5 +1,7 @@
 // Receiver-side checks of a delivery: Standard Webhooks signature, replay window, configured authorization, typed payload.
 import { randomBytes } from 'node:crypto';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { exampleOf } from '../src/mock/examples.ts';
@@ -146,5 +148,82 @@ describe('verifyWebhook', () => {
   it('tells the receiver which status to answer', () => {
     expect(new WebhookVerificationError('bad_signature', 'x').status).toBe(401);
     expect(new WebhookVerificationError('invalid_payload', 'x').status).toBe(400);
+    expect(new WebhookVerificationError('misconfigured', 'x').status).toBe(500);
+  });
+});
+
+describe('verifyWebhook given the wrong inputs (issue 40)', () => {
+  const misconfiguration = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      expect((error as WebhookVerificationError).reason).toBe('misconfigured');
+      return (error as Error).message;
+    }
+    throw new Error('the delivery was accepted');
+  };
+
+  it('refuses an already-parsed body (the express.json() mistake) and says to pass the raw body', () => {
+    const { body, headers } = delivery('case.updated');
+    const message = misconfiguration(() => verifyWebhook({ body: JSON.parse(body), headers }, { secret, now: () => now }));
+    expect(message).toMatch(/raw body/);
+    expect(message).toMatch(/express\.raw/);
+    expect(misconfiguration(() => verifyWebhook({ body: undefined as never, headers }, { secret, now: () => now }))).toMatch(/raw body/);
+  });
+
+  it('accepts the raw body as a Buffer or an ArrayBuffer', () => {
+    const { body, headers } = delivery('case.updated');
+    const bytes = Buffer.from(body);
+    expect(verifyWebhook({ body: bytes, headers }, { secret, now: () => now }).eventType).toBe('case.updated');
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    expect(verifyWebhook({ body: buffer as ArrayBuffer, headers }, { secret, now: () => now }).eventType).toBe('case.updated');
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['whsec_ alone', 'whsec_'],
+    ['not base64', 'whsec_not*base64!'],
+    ['an empty list', []],
+    ['a list with an empty secret', ['']],
+  ])('refuses a secret that is %s with its typed error', (_what, badSecret) => {
+    const signed = delivery('case.updated');
+    expect(misconfiguration(() => verifyWebhook(signed, { secret: badSecret as never, now: () => now }))).toMatch(/secret/);
+  });
+
+  it('accepts a valid signature in the first of two webhook-signature headers, as a real server receives them', async () => {
+    const signed = delivery('case.updated');
+    const other = new Webhook(`whsec_${randomBytes(32).toString('base64')}`).sign('EV0050001', new Date(now), signed.body);
+    const received = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
+      const server = createServer((req, res) => {
+        req.resume();
+        res.end();
+        server.close();
+        resolve(req.headers);
+      });
+      server.listen(0, '127.0.0.1', () => {
+        const { ['webhook-signature']: _one, ...rest } = signed.headers;
+        const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST', headers: rest });
+        req.setHeader('webhook-signature', [signed.headers['webhook-signature'], other]);
+        req.on('error', reject);
+        req.end(signed.body);
+      });
+    });
+    expect(received['webhook-signature']).toContain(', ');
+    expect(verifyWebhook({ body: signed.body, headers: received }, { secret, now: () => now }).eventType).toBe('case.updated');
+    const viaFetch = new Headers(signed.headers);
+    viaFetch.append('webhook-signature', other);
+    expect(verifyWebhook({ body: signed.body, headers: viaFetch }, { secret, now: () => now }).eventType).toBe('case.updated');
+    // and the valid one second, as a list of values
+    const listed = { ...signed.headers, 'webhook-signature': [other, signed.headers['webhook-signature']] };
+    expect(verifyWebhook({ body: signed.body, headers: listed }, { secret, now: () => now }).eventType).toBe('case.updated');
+  });
+
+  it('still fails closed when both headers carry wrong signatures', () => {
+    const signed = delivery('case.updated');
+    const wrong = new Webhook(`whsec_${randomBytes(32).toString('base64')}`).sign('EV0050001', new Date(now), signed.body);
+    const headers = { ...signed.headers, 'webhook-signature': [wrong, wrong] };
+    expect(rejection(() => verifyWebhook({ body: signed.body, headers }, { secret, now: () => now }))).toBe('bad_signature');
   });
 });

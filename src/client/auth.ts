@@ -78,7 +78,10 @@ export function cachedToken(provider: TokenProvider, options: { timeoutMs?: numb
   return {
     authorization(signal) {
       if (current && now() < current.renewAt) return current.authorization;
-      const shared = (pending ??= refresh());
+      const joined = pending !== undefined;
+      let shared = (pending ??= refresh());
+      // A caller who joined a refresh late is not failed by that refresh's timeout: it asks once more itself.
+      if (joined) shared = shared.catch((error) => (timedOut.has(error) && !signal?.aborted ? (pending ??= refresh()) : Promise.reject(error)));
       return signal ? withAbort(shared, signal) : shared;
     },
     invalidate() {
@@ -89,14 +92,20 @@ export function cachedToken(provider: TokenProvider, options: { timeoutMs?: numb
 }
 
 function timeoutError(timeoutMs: number): DOMException {
-  return new DOMException(`getting a token took longer than ${timeoutMs} ms`, 'TimeoutError');
+  return new DOMException(`no token within timeoutMs (${timeoutMs} ms)`, 'TimeoutError');
 }
 
+/** Failures of a refresh that ran out of time (rather than being refused). */
+const timedOut = new WeakSet<object>();
+
 function asTokenError(error: unknown, signal: AbortSignal): CareApiError {
-  if (error instanceof CareApiError) return error;
   if (signal.aborted) {
-    return new CareTokenError(undefined, undefined, `getting a token failed: ${(signal.reason as Error)?.message ?? 'aborted'}`, signal.reason);
+    const failure =
+      error instanceof CareApiError ? error : new CareTokenError(undefined, undefined, `getting a token failed: ${(signal.reason as Error)?.message ?? 'aborted'}`, signal.reason);
+    timedOut.add(failure);
+    return failure;
   }
+  if (error instanceof CareApiError) return error;
   const detail = error instanceof Error ? error.message : String(error);
   return new CareTokenError(undefined, undefined, `the token provider failed: ${detail}`, error);
 }
