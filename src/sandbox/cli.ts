@@ -119,6 +119,10 @@ async function main(): Promise<void> {
       lines.push(`    foreign contract ${d[env].foreignContract}; revoked key ${d[env].revokedApiKey.apiKeyId}`);
     }
     lines.push('', 'Example:', `  curl -s ${origin}/auth/v2/oauth/token -d grant_type=client_credentials -d client_id=${d.sandbox.customer.apiKeyId} -d client_secret=${d.sandbox.customer.apiKeySecret} -d audience=sandbox`);
+    // the names the README's quick start, docs/client.md and care-conformance read (CARE_BASE_URL, …)
+    const client = conformanceConfig(origin, d, 'sandbox');
+    lines.push('', 'Client (the README\'s quick start reads these; paste the line into your shell):',
+      `  export CARE_BASE_URL=${client.baseUrl} CARE_AUTH_URL=${client.authUrl} CARE_API_KEY_ID=${client.customer.apiKeyId} CARE_API_KEY_SECRET=${client.customer.apiKeySecret}`);
     process.stdout.write(lines.join('\n') + '\n');
   }
   const stop = () => {
