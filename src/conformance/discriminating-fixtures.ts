@@ -11,6 +11,7 @@ import { deref } from '../spec/refs.ts';
 import type { FilterFieldSpec } from '../spec/types.ts';
 import { Skip, expectStatus } from './check.ts';
 import type { Context } from './context.ts';
+import { MARK } from './context.ts';
 import { send } from './http.ts';
 
 export interface DiscriminatingData {
@@ -164,9 +165,10 @@ export function discriminatingCases(ctx: Context): Promise<DiscriminatingData> {
     }
     const ids: string[] = [];
     for (const [i, b] of bodies.entries()) {
-      // The marker ends the short description, so text operators still meet prefix, infix and suffix occurrences.
+      // Every record the suite creates starts with MARK (cleanup by prefix finds it); the run's marker ends the short
+      // description. Between them the variants still hold prefix, infix and suffix occurrences of the word.
       const short = typeof b.create.shortDescription === 'string' ? b.create.shortDescription : `case ${i}`;
-      b.create.shortDescription = `${short} ${marker}`;
+      b.create.shortDescription = `${MARK} ${short} ${marker}`;
       const x = await ctx.call(ctx.customer, 'createCase', {}, { json: b.create });
       expectStatus(x, 201, `creating discriminating case ${i + 1}`);
       const id = x.json.data.id as string;
@@ -185,7 +187,7 @@ export function discriminatingComments(ctx: Context): Promise<DiscriminatingData
     const cases = await discriminatingCases(ctx);
     // The first fixture case has a contract of the account; a fresh case holds only the comments made here.
     const contract = cases.items.find((c) => c.contract)?.contract ?? (await ctx.fixtures.contract());
-    const x = await ctx.call(ctx.customer, 'createCase', {}, { json: { contract, shortDescription: `comments zq${ctx.runTag}` } });
+    const x = await ctx.call(ctx.customer, 'createCase', {}, { json: { contract, shortDescription: `${MARK} comments zq${ctx.runTag}` } });
     expectStatus(x, 201, 'creating the case for discriminating comments');
     const caseId = x.json.data.id as string;
     const create = ctx.spec.operation('createCaseComment').requestBody?.schema;
@@ -195,7 +197,9 @@ export function discriminatingComments(ctx: Context): Promise<DiscriminatingData
       const shape = fieldShape(ctx, create, field.name);
       if (!shape) continue;
       const plan = await valuePlan(ctx, 'listCaseComments', field, shape, bodies.length, ctx.config.customer.contacts);
-      plan.forEach((value, i) => { if (value !== null && value !== undefined) bodies[i][field.name] = value; });
+      // The comment's text starts with MARK, as every text the suite writes.
+      const marked = (v: unknown) => (field.name === 'text' && typeof v === 'string' ? `${MARK} ${v}` : v);
+      plan.forEach((value, i) => { if (value !== null && value !== undefined) bodies[i][field.name] = marked(value); });
     }
     const partnerContact = ctx.config.partner?.contacts?.[0];
     for (const [i, body] of bodies.entries()) {

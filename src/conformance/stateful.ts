@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { serializeFilter } from '../grammar/index.ts';
 import { CheckFailure, expect, expectStatus, type Check } from './check.ts';
 import type { Context } from './context.ts';
+import { MARK } from './context.ts';
 import { toCurl, type Exchange } from './http.ts';
 
 interface CaseModel {
@@ -42,7 +43,7 @@ class CreateCase implements fc.AsyncCommand<Model, Real> {
   constructor(readonly priority: number | undefined, readonly contract: number) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const body: Record<string, unknown> = { contract: r.contracts[this.contract % r.contracts.length], shortDescription: `stateful ${r.marker}` };
+    const body: Record<string, unknown> = { contract: r.contracts[this.contract % r.contracts.length], shortDescription: `${MARK} stateful ${r.marker}` };
     if (this.priority !== undefined) body.priority = this.priority;
     const x = await call(r, 'createCase', {}, { json: body });
     expectStatus(x, 201, 'createCase');
@@ -74,7 +75,7 @@ class Comment implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.cases.size > 0;
   async run(m: Model, r: Real) {
     const id = pick(m.cases, this.index);
-    const x = await call(r, 'createCaseComment', { caseId: id }, { json: { text: `stateful ${r.marker}`, contact: r.ctx.config.customer.contacts[0] } });
+    const x = await call(r, 'createCaseComment', { caseId: id }, { json: { text: `${MARK} stateful ${r.marker}`, contact: r.ctx.config.customer.contacts[0] } });
     expectStatus(x, 201, 'createCaseComment');
     m.comments.set(id, (m.comments.get(id) ?? 0) + 1);
   }

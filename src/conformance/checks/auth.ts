@@ -67,6 +67,14 @@ export const authChecks: Check[] = [
     async run(ctx) {
       const revoked = ctx.config.revokedApiKey;
       if (!revoked) throw new Skip('no revokedApiKey in the configuration');
+      // A refusal proves something only of a key that exists and is revoked; any wrong key is refused too.
+      let record: Exchange | undefined;
+      for (const client of ctx.clients()) {
+        const x = await ctx.call(client, 'getApiKey', { keyId: revoked.apiKeyId });
+        if (x.status === 200) record = x;
+      }
+      if (!record) throw new Skip(`the configured revoked key ${revoked.apiKeyId} is not a key any configured account can read: its refusal would prove nothing`);
+      expect(record.json?.data?.revokedAt, `the configured revoked key ${revoked.apiKeyId} is not revoked (revokedAt is ${JSON.stringify(record.json?.data?.revokedAt)}): the configuration is wrong, or the revocation was lost`, record);
       await expectKeyRefused(ctx, revoked.apiKeyId, revoked.apiKeySecret, 'the revoked key of the configuration');
     },
   },
@@ -81,6 +89,9 @@ export const authChecks: Check[] = [
       if (!apiKeyId || !apiKeySecret) throw new Skip('the customer account is configured with a token, not an API key');
       if (!ctx.config.authUrl) throw new Skip('no authUrl in the configuration');
       const other = ctx.environment === 'sandbox' ? 'production' : 'sandbox';
+      // The key must work here first: a wrong key is refused everywhere, which would prove nothing about environments.
+      const own = await exchangeApiKey(ctx.config.authUrl, apiKeyId, apiKeySecret, ctx.environment, ctx.counter);
+      expect(own.token, `the configured key is refused for ${ctx.environment} itself (HTTP ${own.exchange.status}): its refusal for ${other} would prove nothing`, own.exchange);
       const { token, exchange } = await exchangeApiKey(ctx.config.authUrl, apiKeyId, apiKeySecret, other, ctx.counter);
       if (!token) {
         expect(exchange.status >= 400 && exchange.status < 500, `exchanging the ${ctx.environment} key for a ${other} token should be refused with 400/401, got ${exchange.status}`, exchange);
