@@ -318,6 +318,22 @@ describe('what the corpus found, one by one', () => {
     expect(fine.json.errors.map((e: any) => e.code)).not.toContain('too_deep');
   });
 
+  it("ids made in one environment say nothing of the other's activity", async () => {
+    const number = (id: string) => Number(id.replace(/^\D+/, ''));
+    const make = async (env: Environment) => {
+      const contract = h.sandbox.demo[env].customer.contracts[0];
+      const kase = (await h.call(env, 'customer', 'POST', '/cases', { contract, shortDescription: `ids ${env}` })).json.data;
+      const hook = (await h.call(env, 'customer', 'POST', '/webhooks', { url: 'https://127.0.0.1:9/ids' })).json.data;
+      const key = (await h.call(env, 'customer', 'POST', '/apikeys', { label: 'ids' })).json.data;
+      const comment = (await h.call(env, 'customer', 'POST', `/cases/${kase.id}/comments`, { text: 'x', contact: h.sandbox.demo[env].customer.contacts[0] })).json.data;
+      return [kase.id, hook.id, key.id, comment.id].map(number);
+    };
+    const first = await make('sandbox');
+    for (let i = 0; i < 3; i++) await make('production');
+    const second = await make('sandbox');
+    expect(second).toEqual(first.map((n) => n + 1));
+  });
+
   it('POST /webhooks with "__proto__": null, [] or "x" is refused as an unknown field (D-35)', async () => {
     for (const value of ['null', '[]', '"x"']) {
       const answer = await h.call('sandbox', 'customer', 'POST', '/webhooks', `{"url":"http://127.0.0.1:9/x","__proto__":${value}}`, { 'content-type': 'application/json' });

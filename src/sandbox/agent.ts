@@ -95,7 +95,7 @@ export async function handleAgent(svc: Services, req: IncomingMessage, res: Serv
     }
     if (collection === 'events' && caseId && sub === 'deliveries' && !extra && method === 'GET') {
       if (!svc.store.get('events', env, caseId)) throw notFound(`path.eventId: event ${caseId} not found`);
-      return ok(200, svc.store.deliveries(caseId));
+      return ok(200, svc.store.deliveries(caseId, env));
     }
     throw notFound(`path: no agent operation at ${method} ${url.pathname}`);
   } catch (error) {

@@ -27,7 +27,7 @@ export function createCase(svc: Services, env: Environment, input: CaseInput, ac
   return svc.store.transaction(() => {
     const now = iso(svc.now());
     const record = {
-      id: svc.store.nextId('CS', 10001),
+      id: svc.store.nextId('CS', 10001, env),
       contract: input.contract,
       shortDescription: input.shortDescription,
       description: input.description ?? null,
@@ -81,7 +81,7 @@ export interface CommentInput {
 export function addComment(svc: Services, env: Environment, caseStored: Stored, input: CommentInput, actor: string | null): Record<string, any> {
   return svc.store.transaction(() => {
     const record = {
-      id: svc.store.nextId('CC', 20001),
+      id: svc.store.nextId('CC', 20001, env),
       case: caseStored.record.id,
       text: input.text,
       contact: input.contact,
@@ -100,7 +100,7 @@ export function addComment(svc: Services, env: Environment, caseStored: Stored, 
 export function addAttachment(svc: Services, env: Environment, caseStored: Stored, file: UploadedFile, actor: string | null): Record<string, any> {
   return svc.store.transaction(() => {
     const record = {
-      id: svc.store.nextId('AT', 30001),
+      id: svc.store.nextId('AT', 30001, env),
       case: caseStored.record.id,
       fileName: file.fileName,
       contentType: file.contentType,

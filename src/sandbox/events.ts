@@ -40,7 +40,7 @@ export function controllersOf(svc: Services, env: Environment, contractId: strin
 
 /** Record one event in the log; answers the stored Event record. */
 export function recordEvent(svc: Services, env: Environment, event: NewEvent, actor: string | null): Record<string, any> {
-  const id = svc.store.nextId('EV', 50001);
+  const id = svc.store.nextId('EV', 50001, env);
   const occurredAt = after(null, svc.now());
   const meta: Record<string, unknown> = {
     eventId: id,

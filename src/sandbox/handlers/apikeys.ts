@@ -27,7 +27,7 @@ export const apiKeyHandlers: Record<string, Handler> = {
     throwIfProblems([checkFuture(ctx, body.expiresAt, 'body.expiresAt')]);
     const secret = newSecret();
     const record = {
-      id: ctx.svc.store.nextId('AK', 1),
+      id: ctx.svc.store.nextId('AK', 1, ctx.env),
       label: body.label,
       prefix: secret.slice(0, 12),
       createdAt: iso(ctx.svc.now()),

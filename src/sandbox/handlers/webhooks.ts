@@ -102,7 +102,7 @@ export const webhookHandlers: Record<string, Handler> = {
     checkWebhookBody(ctx, body);
     const now = iso(ctx.svc.now());
     const record = {
-      id: ctx.svc.store.nextId('WH', 1),
+      id: ctx.svc.store.nextId('WH', 1, ctx.env),
       url: body.url,
       contracts: body.contracts ?? ['*'],
       eventTypes: body.eventTypes ?? ['*'],

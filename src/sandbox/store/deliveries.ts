@@ -27,7 +27,7 @@ export function openDeliveries(db: Database.Database): DeliveryStorage {
   const lastId = db.prepare('SELECT max(id) AS n FROM deliveries');
   const reschedule = db.prepare('UPDATE deliveries SET attempt = ?, next_at = ?, last_status = ? WHERE id = ?');
   const finish = db.prepare('UPDATE deliveries SET state = ?, last_status = ?, attempt = attempt + 1 WHERE id = ?');
-  const ofEvent = db.prepare('SELECT webhook_id, state, attempt, last_status FROM deliveries WHERE event_id = ? ORDER BY id');
+  const ofEvent = db.prepare('SELECT webhook_id, state, attempt, last_status FROM deliveries WHERE event_id = ? AND (? IS NULL OR env = ?) ORDER BY id');
 
   return {
     enqueueDelivery(env, eventId, webhookId, nextAt) {
@@ -49,8 +49,8 @@ export function openDeliveries(db: Database.Database): DeliveryStorage {
     finishDelivery(id, outcome, lastStatus) {
       finish.run(outcome, lastStatus, id);
     },
-    deliveries(eventId) {
-      return (ofEvent.all(eventId) as any[]).map((r) => ({ webhookId: r.webhook_id, state: r.state, attempt: r.attempt, lastStatus: r.last_status }));
+    deliveries(eventId, env) {
+      return (ofEvent.all(eventId, env ?? null, env ?? null) as any[]).map((r) => ({ webhookId: r.webhook_id, state: r.state, attempt: r.attempt, lastStatus: r.last_status }));
     },
   };
 }

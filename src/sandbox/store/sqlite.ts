@@ -266,8 +266,12 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     },
     version: (resource) => versions.get(resource) ?? 0,
     whenListsReady: () => caseMemory?.whenReady() ?? Promise.resolve(),
-    nextId(prefix, start = 1) {
-      const row = prepare('INSERT INTO sequences (prefix, value) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET value = value + 1 RETURNING value').get(prefix, start) as any;
+    nextId(prefix, start = 1, env) {
+      // An environment's sequence is keyed `PREFIX@env` and begins after the shared one (seeded data uses that).
+      const row = prepare(
+        `INSERT INTO sequences (prefix, value) VALUES (?, max(?, coalesce((SELECT value FROM sequences WHERE prefix = ?), 0) + 1))
+         ON CONFLICT (prefix) DO UPDATE SET value = value + 1 RETURNING value`,
+      ).get(env ? `${prefix}@${env}` : prefix, start, prefix) as any;
       return prefix + String(row.value).padStart(7, '0');
     },
     getSetting: (key) => (prepare('SELECT value FROM settings WHERE key = ?').get(key) as any)?.value,

@@ -82,12 +82,17 @@ export interface DeliveryStorage {
   pendingHeadsSince(afterId: number): { lastId: number; heads: Array<{ webhookId: string; nextAt: number }> };
   rescheduleDelivery(id: number, attempt: number, nextAt: number, lastStatus: string): void;
   finishDelivery(id: number, outcome: 'delivered' | 'failed' | 'gone' | 'dropped' | 'refused', lastStatus: string): void;
-  deliveries(eventId: string): Array<{ webhookId: string; state: string; attempt: number; lastStatus: string | null }>;
+  /** The delivery attempts of an event (of one environment's event when `env` is given: ids repeat across them). */
+  deliveries(eventId: string, env?: Environment): Array<{ webhookId: string; state: string; attempt: number; lastStatus: string | null }>;
 }
 
 export interface Storage extends DeliveryStorage {
   transaction<T>(fn: () => T): T;
-  nextId(prefix: string, start?: number): string;
+  /**
+   * The next id of a prefix. With an environment, that environment's own sequence (it starts after the shared one, so
+   * it never repeats an id already given): ids made in one environment say nothing of the other's activity.
+   */
+  nextId(prefix: string, start?: number, env?: Environment): string;
   getSetting(key: string): string | undefined;
   setSetting(key: string, value: string): void;
 
