@@ -32,10 +32,11 @@ export interface PackedTarball {
   bin?: Record<string, string>;
 }
 
-/** `npm pack` every workspace package (its prepack builds it) into a temporary directory. */
-export async function packWorkspaces(): Promise<Map<string, PackedTarball>> {
+/** `npm pack` every workspace package, or the named ones (each one's prepack builds it), into a temporary directory. */
+export async function packWorkspaces(only?: string[]): Promise<Map<string, PackedTarball>> {
   const dir = temporaryDir('care-packs-');
-  const { stdout } = await run(npm, ['pack', '--workspaces', '--pack-destination', dir, '--json'], { cwd: repoRoot, maxBuffer: 64 << 20 });
+  const which = only ? only.flatMap((name) => ['--workspace', name]) : ['--workspaces'];
+  const { stdout } = await run(npm, ['pack', ...which, '--pack-destination', dir, '--json'], { cwd: repoRoot, maxBuffer: 64 << 20 });
   const packed = new Map<string, PackedTarball>();
   for (const p of JSON.parse(stdout)) {
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'node_modules', p.name, 'package.json'), 'utf8'));
@@ -56,10 +57,10 @@ function findLocked(packages: Record<string, any>, from: string, dep: string): s
 }
 
 /** A package-lock.json for a project depending on `tarballs`: their dependency closure copied from the repository's. */
-export function consumerLock(projectDir: string, tarballs: PackedTarball[]) {
+export function consumerLock(projectDir: string, tarballs: PackedTarball[], name = 'consumer') {
   const rootLock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'));
   const dependencies = Object.fromEntries(tarballs.map((t) => [t.name, `file:${relative(projectDir, t.file)}`]));
-  const packages: Record<string, any> = { '': { name: 'consumer', dependencies } };
+  const packages: Record<string, any> = { '': { name, dependencies } };
   const queue: [string, Record<string, string>][] = [];
   for (const t of tarballs) {
     // bin here too: npm links a locked package's bins from its lock entry
@@ -76,17 +77,33 @@ export function consumerLock(projectDir: string, tarballs: PackedTarball[]) {
       queue.push([path, entry.dependencies ?? {}]);
     }
   }
-  return { name: 'consumer', lockfileVersion: 3, requires: true, packages };
+  return { name, lockfileVersion: 3, requires: true, packages };
 }
 
 /** A fresh project with the tarballs installed by `npm ci --offline --omit=dev` (more npm flags in `extraFlags`). */
 export async function installProject(tarballs: PackedTarball[], extraFlags: string[] = []): Promise<{ dir: string; log: string }> {
   const dir = temporaryDir('care-consumer-');
-  const lock = consumerLock(dir, tarballs);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: lock.packages[''].dependencies }, null, 2));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  return { dir, log: await installInto(dir, tarballs, extraFlags) };
+}
+
+/** A new empty directory, removed with the others by removeTemporaryDirs. */
+export function emptyProjectDir(): string {
+  return temporaryDir('care-project-');
+}
+
+/**
+ * Install the tarballs into an existing project (its package.json as `npm init` and the like left it): they become
+ * its dependencies, as `npm install ./x.tgz` would record them, and are installed by `npm ci --offline --omit=dev`.
+ */
+export async function installInto(dir: string, tarballs: PackedTarball[], extraFlags: string[] = []): Promise<string> {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const lock = consumerLock(dir, tarballs, manifest.name);
+  manifest.dependencies = { ...manifest.dependencies, ...lock.packages[''].dependencies };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
   const { stdout, stderr } = await run(npm, ['ci', '--offline', '--omit=dev', '--no-audit', '--no-fund', '--foreground-scripts', ...extraFlags], { cwd: dir, maxBuffer: 64 << 20 });
-  return { dir, log: stdout + stderr };
+  return stdout + stderr;
 }
 
 /**
