@@ -620,8 +620,10 @@ export interface components {
         FilterString: string;
         /**
          * FilterFieldName
-         * @description Name of another filterable field of the same resource, for `sameas` and `notSameas`.
-         * @example createdAt
+         * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+         *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+         *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+         * @example id
          */
         FilterFieldName: string;
         /**
@@ -677,19 +679,27 @@ export interface components {
         };
         /**
          * FilterDateTime
-         * @description A datetime (`YYYY-MM-DD[T]HH:MM[:SS[.ffffff]][Z|±HH[:]MM]`, read as UTC without a zone), a date `YYYY-MM-DD` (midnight UTC) or Unix time in seconds.
+         * @description A datetime (`YYYY-MM-DD[T]HH:MM[:SS[.ffffff]][Z|±HH[:]MM]`, read as UTC without a zone), a date `YYYY-MM-DD` (midnight UTC) or Unix time in seconds. The pattern admits real calendar dates only (month lengths and leap years) and the hours, minutes, seconds and zone offsets the coercion reads; what it cannot say is the range: an instant beyond what a date can hold (Unix times above about 8.64e12 seconds) is 400 `datetime_parsing` (decision D-27).
          * @example 2026-01-01T00:00:00Z
          */
         FilterDateTime: string;
         /**
+         * FilterDateTimeFieldName
+         * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+         *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+         *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+         * @example createdAt
+         */
+        FilterDateTimeFieldName: string;
+        /**
          * FilterDateTimeList
-         * @description One or more comma-separated datetimes.
+         * @description One or more comma-separated datetimes. The pattern admits real calendar dates only (month lengths and leap years) and the hours, minutes, seconds and zone offsets the coercion reads; what it cannot say is the range: an instant beyond what a date can hold (Unix times above about 8.64e12 seconds) is 400 `datetime_parsing` (decision D-27).
          * @example 2026-01-01,2026-02-01
          */
         FilterDateTimeList: string;
         /**
          * FilterDateTimePair
-         * @description Exactly two comma-separated datetimes, the inclusive bounds of a range.
+         * @description Exactly two comma-separated datetimes, the inclusive bounds of a range. The pattern admits real calendar dates only (month lengths and leap years) and the hours, minutes, seconds and zone offsets the coercion reads; what it cannot say is the range: an instant beyond what a date can hold (Unix times above about 8.64e12 seconds) is 400 `datetime_parsing` (decision D-27).
          * @example 2026-01-01,2026-02-01
          */
         FilterDateTimePair: string;
@@ -713,8 +723,8 @@ export interface components {
             le?: components["schemas"]["FilterDateTime"];
             gt?: components["schemas"]["FilterDateTime"];
             ge?: components["schemas"]["FilterDateTime"];
-            sameas?: components["schemas"]["FilterFieldName"];
-            notSameas?: components["schemas"]["FilterFieldName"];
+            sameas?: components["schemas"]["FilterDateTimeFieldName"];
+            notSameas?: components["schemas"]["FilterDateTimeFieldName"];
             in?: components["schemas"]["FilterDateTimeList"];
             notIn?: components["schemas"]["FilterDateTimeList"];
             between?: components["schemas"]["FilterDateTimePair"];
@@ -779,7 +789,7 @@ export interface components {
         ApiKey: {
             /**
              * @description Identifier of the key (`keyId` in paths); also the client id of the key exchange (decision D-13).
-             * @example AK0000007
+             * @example AK0000002
              */
             readonly id: string;
             /**
@@ -949,6 +959,15 @@ export interface components {
          */
         FilterInteger: string;
         /**
+         * FilterIntegerFieldName
+         * @description Name of another filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field
+         *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
+         *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+         *     `invalid_filter_value` (decisions D-22, D-44).
+         * @example priority
+         */
+        FilterIntegerFieldName: string;
+        /**
          * FilterIntegerList
          * @description One or more comma-separated integers.
          * @example 1,2
@@ -980,8 +999,8 @@ export interface components {
             le?: components["schemas"]["FilterInteger"];
             gt?: components["schemas"]["FilterInteger"];
             ge?: components["schemas"]["FilterInteger"];
-            sameas?: components["schemas"]["FilterFieldName"];
-            notSameas?: components["schemas"]["FilterFieldName"];
+            sameas?: components["schemas"]["FilterIntegerFieldName"];
+            notSameas?: components["schemas"]["FilterIntegerFieldName"];
             in?: components["schemas"]["FilterIntegerList"];
             notIn?: components["schemas"]["FilterIntegerList"];
             between?: components["schemas"]["FilterIntegerPair"];
@@ -1219,6 +1238,15 @@ export interface components {
          */
         FilterBoolean: string;
         /**
+         * FilterBooleanFieldName
+         * @description Name of another filterable boolean field of the same resource, for `sameas` and `notSameas` on a boolean field
+         *     (webhooks: `enabled`; comments: `partnerComment`, the field itself). That the name must be a filterable boolean
+         *     field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+         *     `invalid_filter_value` (decisions D-22, D-44).
+         * @example enabled
+         */
+        FilterBooleanFieldName: string;
+        /**
          * BooleanFieldFilter
          * @description Operators that apply to a boolean field.
          *
@@ -1234,8 +1262,8 @@ export interface components {
             notExists?: components["schemas"]["FilterNoValue"];
             eq?: components["schemas"]["FilterBoolean"];
             ne?: components["schemas"]["FilterBoolean"];
-            sameas?: components["schemas"]["FilterFieldName"];
-            notSameas?: components["schemas"]["FilterFieldName"];
+            sameas?: components["schemas"]["FilterBooleanFieldName"];
+            notSameas?: components["schemas"]["FilterBooleanFieldName"];
         };
         /**
          * CommentFilter
@@ -1256,7 +1284,7 @@ export interface components {
         Comment: {
             /**
              * @description Identifier of the comment.
-             * @example CC0020007
+             * @example CC0020065
              */
             readonly id: string;
             /**
@@ -1341,7 +1369,7 @@ export interface components {
         Attachment: {
             /**
              * @description Identifier of the attachment.
-             * @example AT0030003
+             * @example AT0030010
              */
             readonly id: string;
             /**
@@ -2091,7 +2119,7 @@ export interface components {
             caseId: string;
             /**
              * @description An existing attachment of that case (else 404).
-             * @example AT0030003
+             * @example AT0030010
              */
             attachmentId: string;
         };
@@ -2107,7 +2135,7 @@ export interface components {
             caseId: string;
             /**
              * @description An existing comment of that case (else 404).
-             * @example CC0020007
+             * @example CC0020065
              */
             commentId: string;
         };
@@ -2235,7 +2263,8 @@ export interface components {
          * @description Sort order of API keys (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+         *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
          * @example [
          *       "-createdAt"
          *     ]
@@ -2255,14 +2284,15 @@ export interface components {
         ApiKeyFilter: components["schemas"]["ApiKeyFilter"];
         /**
          * @description Identifier of the API key.
-         * @example AK0000007
+         * @example AK0000002
          */
         KeyId: string;
         /**
          * @description Sort order of cases (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+         *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
          * @example [
          *       "status",
          *       "-created"
@@ -2296,7 +2326,8 @@ export interface components {
          * @description Sort order of comments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+         *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
          * @example [
          *       "-createdAt"
          *     ]
@@ -2316,14 +2347,15 @@ export interface components {
         CommentFilter: components["schemas"]["CommentFilter"];
         /**
          * @description Identifier of the comment on that case.
-         * @example CC0020007
+         * @example CC0020065
          */
         CommentId: string;
         /**
          * @description Sort order of attachments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+         *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
          * @example [
          *       "-createdAt"
          *     ]
@@ -2343,14 +2375,15 @@ export interface components {
         AttachmentFilter: components["schemas"]["AttachmentFilter"];
         /**
          * @description Identifier of the attachment of that case.
-         * @example AT0030003
+         * @example AT0030010
          */
         AttachmentId: string;
         /**
          * @description Sort order of contracts (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+         *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
          * @example [
          *       "name"
          *     ]
@@ -2377,7 +2410,8 @@ export interface components {
          * @description Sort order of event log entries (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+         *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
          * @example [
          *       "-createdAt"
          *     ]
@@ -2404,7 +2438,8 @@ export interface components {
          * @description Sort order of webhook subscriptions (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
          *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+         *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+         *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
          * @example [
          *       "-createdAt"
          *     ]
@@ -2492,7 +2527,8 @@ export interface operations {
                  * @description Sort order of API keys (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+                 *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -2570,7 +2606,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the API key.
-                 * @example AK0000007
+                 * @example AK0000002
                  */
                 keyId: components["parameters"]["KeyId"];
             };
@@ -2601,7 +2637,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the API key.
-                 * @example AK0000007
+                 * @example AK0000002
                  */
                 keyId: components["parameters"]["KeyId"];
             };
@@ -2632,7 +2668,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the API key.
-                 * @example AK0000007
+                 * @example AK0000002
                  */
                 keyId: components["parameters"]["KeyId"];
             };
@@ -2679,7 +2715,8 @@ export interface operations {
                  * @description Sort order of cases (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+                 *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
                  * @example [
                  *       "status",
                  *       "-created"
@@ -2846,7 +2883,8 @@ export interface operations {
                  * @description Sort order of comments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+                 *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -2945,7 +2983,7 @@ export interface operations {
                 caseId: components["parameters"]["CaseId"];
                 /**
                  * @description Identifier of the comment on that case.
-                 * @example CC0020007
+                 * @example CC0020065
                  */
                 commentId: components["parameters"]["CommentId"];
             };
@@ -2987,7 +3025,8 @@ export interface operations {
                  * @description Sort order of attachments (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+                 *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -3086,7 +3125,7 @@ export interface operations {
                 caseId: components["parameters"]["CaseId"];
                 /**
                  * @description Identifier of the attachment of that case.
-                 * @example AT0030003
+                 * @example AT0030010
                  */
                 attachmentId: components["parameters"]["AttachmentId"];
             };
@@ -3123,7 +3162,7 @@ export interface operations {
                 caseId: components["parameters"]["CaseId"];
                 /**
                  * @description Identifier of the attachment of that case.
-                 * @example AT0030003
+                 * @example AT0030010
                  */
                 attachmentId: components["parameters"]["AttachmentId"];
             };
@@ -3175,7 +3214,8 @@ export interface operations {
                  * @description Sort order of contracts (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+                 *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
                  * @example [
                  *       "name"
                  *     ]
@@ -3300,7 +3340,8 @@ export interface operations {
                  * @description Sort order of event log entries (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+                 *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -3390,7 +3431,8 @@ export interface operations {
                  * @description Sort order of webhook subscriptions (seed section 1): a comma-separated list of field names, each optionally preceded by `-` for
                  *     descending; keys apply in the order given. Ties are broken by `id` ascending; `null` sorts first ascending
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
-                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`.
+                 *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
+                 *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
                  * @example [
                  *       "-createdAt"
                  *     ]

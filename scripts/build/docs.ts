@@ -4,6 +4,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { BuildStep } from './context.ts';
+import { specFromDocument, type CareSpec } from '../../src/spec/index.ts';
+import { addCodeSamples } from './docs/code-samples.ts';
+import { consoleLink, consolePage, swaggerFile, SWAGGER_FILES } from './docs/console.ts';
+import { FILTERING_TAG, splitGuide } from './docs/filtering-guide.ts';
+import { fieldFilterSchemaName, listOperatorsMarkdown, operatorText } from './docs/operators.ts';
+import { environmentHeaderExamples, publicDecisions, scrubDescriptions } from './docs/public.ts';
 
 const require = createRequire(import.meta.url);
 const redocDir = dirname(require.resolve('redoc/package.json'));
@@ -42,16 +48,25 @@ export function offlineRedocBundle(): string {
 }
 
 /**
- * The complete description as the docs show it: a docs-only *Decisions* section built from docs/decisions.md,
- * and deepObject examples flattened for Redoc (see flattenDeepObjectExamples).
+ * The complete description as the docs show it: the *Filtering* guide (the list rules and coercion table moved
+ * there from the introduction), every list's operators explained on its `filter` parameter and on each operator of
+ * the *FieldFilter schemas, code samples and a console link on every operation, each environment's `X-CareAPI-Env`,
+ * the contract's decisions and the changelog as docs-only sections, no repository paths, and deepObject examples
+ * flattened for Redoc (see flattenDeepObjectExamples).
  */
 export function docsDocument(complete: any, decisionsMarkdown: string | null, changelogMarkdown: string | null = null): any {
+  const spec = specFromDocument(complete);
   const document = structuredClone(complete);
+  const { info, guide } = splitGuide(spec, String(document.info?.description ?? ''));
+  document.info.description = info;
+  explainOperators(spec, document);
+  addCodeSamples(spec, document);
+  addConsoleLinks(document);
+  environmentHeaderExamples(document);
   // The section has its own heading: the file's leading `# Decisions` would repeat it.
-  const body = decisionsMarkdown?.replace(/^\s*# [^\n]*\n/, '').trim();
-  const description =
-    body || '`docs/decisions.md` is not written yet. Each assumption of the description is marked with its decision id (`x-care-decision`).';
-  document.tags = [...(document.tags ?? []), { name: DECISIONS_TAG, 'x-traitTag': true, description }];
+  const body = decisionsMarkdown ? publicDecisions(decisionsMarkdown.replace(/^\s*# [^\n]*\n/, '')) : '';
+  const description = body || 'The decisions are not written yet. Each assumption of the description is marked with its decision id (`x-care-decision`).';
+  document.tags = [...(document.tags ?? []), { name: FILTERING_TAG, 'x-traitTag': true, description: guide }, { name: DECISIONS_TAG, 'x-traitTag': true, description }];
   // The Changelog page (CHANGELOG.md, written by `npm run release`), after the decisions.
   const changelog = changelogMarkdown?.replace(/^\s*# [^\n]*\n/, '').trim();
   const aboutTags = [DECISIONS_TAG];
@@ -60,10 +75,46 @@ export function docsDocument(complete: any, decisionsMarkdown: string | null, ch
     aboutTags.push(CHANGELOG_TAG);
   }
   if (Array.isArray(document['x-tagGroups'])) {
-    document['x-tagGroups'] = [...document['x-tagGroups'], { name: 'About this description', tags: aboutTags }];
+    document['x-tagGroups'] = [{ name: 'Guides', tags: [FILTERING_TAG] }, ...document['x-tagGroups'], { name: 'About this description', tags: aboutTags }];
   }
+  scrubDescriptions(document);
   flattenDeepObjectExamples(document);
   return document;
+}
+
+/** Each list's filter parameter lists its operators; each operator of a *FieldFilter schema says what it does. */
+function explainOperators(spec: CareSpec, document: any): void {
+  for (const op of spec.operations) {
+    if (!op.list) continue;
+    const item = Object.values<any>(document.paths).find((i) => i?.[op.method]?.operationId === op.operationId);
+    const parameters: any[] = item[op.method].parameters ?? [];
+    const index = parameters.findIndex((p) => (p.$ref ? spec.resolve(p.$ref) : p)?.name === 'filter');
+    if (index < 0) continue;
+    // a copy per operation: the component may be shared, the text names this list's fields
+    const parameter = structuredClone(parameters[index].$ref ? spec.resolve(parameters[index].$ref) : parameters[index]);
+    parameter.description = `${String(parameter.description ?? '').trim()}\n\n${listOperatorsMarkdown(spec, op.list)}`;
+    parameters[index] = parameter;
+  }
+  for (const type of ['string', 'integer', 'datetime', 'boolean', 'stringArray'] as const) {
+    const name = fieldFilterSchemaName(spec, type);
+    const schema = name ? document.components.schemas[name] : undefined;
+    if (!schema?.properties) continue;
+    for (const [operator, property] of Object.entries<any>(schema.properties)) {
+      if (!spec.operators[operator]) continue;
+      const resolved = structuredClone(property.$ref ? spec.resolve(property.$ref) : property);
+      schema.properties[operator] = { ...resolved, description: operatorText(spec, operator, type) };
+    }
+  }
+}
+
+/** Every operation's description ends with a link to it in the API console. */
+function addConsoleLinks(document: any): void {
+  for (const item of Object.values<any>(document.paths ?? {})) {
+    for (const operation of Object.values<any>(item ?? {})) {
+      if (!operation?.operationId || !operation.tags?.[0]) continue;
+      operation.description = `${String(operation.description ?? '').trim()}\n\n[Try it in the API console](${consoleLink(operation.tags[0], operation.operationId)}) (works when the local sandbox serves these docs).`;
+    }
+  }
 }
 
 /**
@@ -110,6 +161,11 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** The docs copy of the description as a script both pages load (a script works from file://, a fetch would not). */
+export function descriptionScript(document: any): string {
+  return `/* Generated by the build's docs step from the description: run \`npm run build\`. */\nwindow.careApiDescription = ${scriptSafeJson(document)};\n`;
+}
+
 export function docsPage(document: any): string {
   const title = escapeHtml(`${document.info?.title ?? 'API'} ${document.info?.version ?? ''}`.trim());
   return `<!doctype html>
@@ -118,19 +174,21 @@ export function docsPage(document: any): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-<!-- Generated by scripts/build/docs.ts from generated/care-api.yaml, docs/decisions.md and CHANGELOG.md: run \`npm run build\`. -->
+<!-- Generated by the build's docs step from the description, the decisions and the changelog: run \`npm run build\`. -->
 <!-- Everything the page needs is beside it: no CDN, no web font, no tracker. -->
 <link rel="icon" href="data:,">
 <style>body { margin: 0; padding: 0; }</style>
 </head>
 <body>
+<p id="care-try-it" style="margin: 0; padding: 8px 20px; background: #f4f6f8; font: 14px sans-serif;">Try any request in the <a href="console.html">API console</a> (it sends them when the local sandbox serves these docs: <code>npm start</code>, then <code>http://localhost:4020/docs/</code>).</p>
 <div id="redoc"></div>
 <noscript>This page renders the Care API description with JavaScript. The description itself is care-api.yaml.</noscript>
 <script src="redoc.standalone.js"></script>
-<script id="care-api-description" type="application/json">${scriptSafeJson(document)}</script>
+<script src="description.js"></script>
 <script>
-  var description = JSON.parse(document.getElementById('care-api-description').textContent);
-  Redoc.init(description, ${JSON.stringify(REDOC_OPTIONS)}, document.getElementById('redoc'));
+  Redoc.init(window.careApiDescription, ${JSON.stringify(REDOC_OPTIONS)}, document.getElementById('redoc'), function () {
+    document.body.setAttribute('data-docs', 'ready');
+  });
 </script>
 </body>
 </html>
@@ -146,7 +204,11 @@ export const docsStep: BuildStep = {
     const decisions = existsSync(decisionsPath) ? readFileSync(decisionsPath, 'utf8').replace(/\r\n/g, '\n') : null;
     const changelogPath = resolve(context.root, CHANGELOG_FILE);
     const changelog = existsSync(changelogPath) ? readFileSync(changelogPath, 'utf8').replace(/\r\n/g, '\n') : null;
-    context.write(`${DOCS_DIR}/index.html`, docsPage(docsDocument(complete, decisions, changelog)));
+    const document = docsDocument(complete, decisions, changelog);
+    context.write(`${DOCS_DIR}/index.html`, docsPage(document));
+    context.write(`${DOCS_DIR}/description.js`, descriptionScript(document));
+    context.write(`${DOCS_DIR}/console.html`, consolePage(escapeHtml(`${document.info?.title ?? 'API'} ${document.info?.version ?? ''}`.trim())));
+    for (const name of SWAGGER_FILES) context.write(`${DOCS_DIR}/${name === 'LICENSE' || name === 'NOTICE' ? `${name}-swagger-ui.txt` : name}`, swaggerFile(name));
     context.write(`${DOCS_DIR}/redoc.standalone.js`, offlineRedocBundle());
     context.write(`${DOCS_DIR}/redoc.standalone.js.LICENSE.txt`, readFileSync(resolve(redocDir, 'bundles/redoc.standalone.js.LICENSE.txt')));
     context.write(`${DOCS_DIR}/LICENSE-redoc.txt`, readFileSync(resolve(redocDir, 'LICENSE')));
