@@ -48,6 +48,20 @@ function installedPackages(dir: string): string[] {
   return Object.keys(lock.packages).filter(Boolean).map((p) => p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length));
 }
 
+/**
+ * Help that fits where it runs (issue 36): an installed bin's `--help` names no file of the repository (a default such
+ * as generated/care-api.yaml, a guide such as docs/conformance.md), and every README it points at is in the package.
+ */
+async function expectHelpFitsInstalled(dir: string, bin: string): Promise<string> {
+  const { code, stdout } = await runIn(dir, join(dir, 'node_modules/.bin', bin), ['--help']);
+  expect(code).toBe(0);
+  expect(stdout).not.toMatch(/(?<![\w/.])(generated|docs|src|test|scripts|openapi)\/[\w.-]/);
+  const readmes = [...stdout.matchAll(/README of (@care-api\/[\w-]+)/g)].map((m) => m[1]);
+  expect(readmes.length, `${bin} --help points at its package's README`).toBeGreaterThan(0);
+  for (const name of readmes) expect(existsSync(join(dir, 'node_modules', name, 'README.md')), name).toBe(true);
+  return stdout;
+}
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 }
@@ -90,6 +104,7 @@ describe('@care-api/conformance installed alone', () => {
     const { code, stdout } = await runIn(dir, npx, ['--offline', 'care-conformance', '--help']);
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: care-conformance');
+    await expectHelpFitsInstalled(dir, 'care-conformance');
   }, 300_000);
 });
 
@@ -148,6 +163,15 @@ describe('every package in one project, used from there', () => {
     expect(stdout).toMatch(/\bPASS\b|passed/);
     expect(code, stdout.slice(-3000)).toBe(0);
   }, 420_000);
+
+  it('`care-sandbox --help` names only what the installed package holds; its README names the better-sqlite3 it installs', async () => {
+    const help = await expectHelpFitsInstalled(dir, 'care-sandbox');
+    expect(help).toContain('/docs/'); // where its D-nn decisions are: the docs site it serves, checked below
+    const readme = readFileSync(join(dir, 'node_modules/@care-api/sandbox/README.md'), 'utf8');
+    const sqlite = JSON.parse(readFileSync(join(dir, 'node_modules/better-sqlite3/package.json'), 'utf8'));
+    expect(readme).toContain(`better-sqlite3@${sqlite.version} (install: ${sqlite.scripts.install})`);
+    expect(readme).toContain('npm install-scripts approve better-sqlite3');
+  });
 
   it('the packaged sandbox serves its docs site and bundles', async () => {
     const docs = await fetch(`${sandbox.url}/docs/`);
