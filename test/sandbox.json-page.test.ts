@@ -11,7 +11,7 @@ import { parseListQuery } from '../src/grammar/parse.ts';
 import { fromSql, recordJsonSql, resourceColumns, toSql } from '../src/sandbox/store/columns.ts';
 import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
 import { isoOf, writesBack } from '../src/sandbox/store/memory/record-json.ts';
-import { utf8 } from '../src/sandbox/http/utf8.ts';
+import { utf8 } from '../src/sandbox/utf8.ts';
 import type { Column } from '../src/sandbox/store/columns.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import type { Storage } from '../src/sandbox/store/types.ts';

@@ -1,7 +1,6 @@
-// What a check is, and how it says "failed" or "skipped". Checks are plain objects in a registry, grouped by area;
+// What a check is. Checks are plain objects in a registry, grouped by area;
 // each names the seed statements (docs/traceability/statements.yaml ids) it verifies.
 import type { Context } from './context.ts';
-import type { Exchange } from './http.ts';
 
 export const AREAS = [
   'operations', 'auth', 'pagination', 'filters', 'sorting', 'coercion', 'validation', 'scoping', 'resources', 'webhooks',
@@ -30,43 +29,5 @@ export interface Check {
   run(ctx: Context, key?: string): Promise<string | void>;
 }
 
-export class CheckFailure extends Error {
-  constructor(readonly why: string, readonly exchange?: Exchange) {
-    super(why);
-  }
-}
-
-export class Skip extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
-
-/** Fail with `why` unless `condition` holds. */
-export function expect(condition: unknown, why: string, exchange?: Exchange): asserts condition {
-  if (!condition) throw new CheckFailure(why, exchange);
-}
-
-/** Fail unless the response has one of the statuses. */
-export function expectStatus(x: Exchange, expected: number | number[], what: string): void {
-  const list = Array.isArray(expected) ? expected : [expected];
-  if (!list.includes(x.status)) {
-    throw new CheckFailure(`${what}: expected HTTP ${list.join(' or ')}, got ${x.status}`, x);
-  }
-}
-
-/** Fail unless the response is an error envelope of `status` holding exactly `count` error objects (if given). */
-export function expectErrors(x: Exchange, status: number, what: string, count?: number): any[] {
-  expectStatus(x, status, what);
-  const errors = x.json?.errors;
-  expect(Array.isArray(errors) && errors.length > 0, `${what}: the ${status} answer has no errors array in the envelope`, x);
-  expect(x.json.meta && typeof x.json.meta === 'object', `${what}: the error envelope has no meta object`, x);
-  for (const e of errors) {
-    expect(e && typeof e.detail === 'string' && e.status === String(status),
-      `${what}: each error object needs status "${status}" and a detail string`, x);
-  }
-  if (count !== undefined) {
-    expect(errors.length === count, `${what}: expected ${count} error object(s), one per problem, got ${errors.length}`, x);
-  }
-  return errors;
-}
+// The failure primitives live in failure.ts (context.ts uses them too; a home of their own keeps the modules acyclic).
+export { CheckFailure, Skip, expect, expectStatus, expectErrors } from './failure.ts';

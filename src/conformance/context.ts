@@ -3,20 +3,16 @@
 import { loadSpec } from '../spec/index.ts';
 import type { CareSpec, OperationSpec } from '../spec/types.ts';
 import { tokenSource } from './auth.ts';
-import { CheckFailure, Skip, expect, expectStatus } from './check.ts';
+import { CheckFailure, Skip, expect, expectStatus } from './failure.ts';
 import { HttpClient, RequestCounter, type Exchange, type RequestOptions } from './http.ts';
 import { Fixtures } from './fixtures.ts';
 import type { Receiver } from './receiver.ts';
 import type { Environment } from '../spec/types.ts';
-import type { RunOptions, TargetConfig } from './types.ts';
+import type { ListResult, RunOptions, TargetConfig } from './types.ts';
 
-export const MARK = '[conformance]';
-
-export interface ListResult {
-  exchange: Exchange;
-  items: any[];
-  page: { number: number; size: number; count: number; totalCount: number };
-}
+// Checks import these from here; they live in modules of their own so fixtures.ts need not import this one.
+export { MARK } from './mark.ts';
+export type { ListResult } from './types.ts';
 
 export class Context {
   readonly spec: CareSpec;

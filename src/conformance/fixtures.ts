@@ -1,10 +1,27 @@
 // Data for checks to work on. With writes the suite creates its own (marked `[conformance]`, cleaned up where the
 // API allows); in a read-only run it takes what the lists answer.
 import { randomBytes } from 'node:crypto';
-import { Skip, expect, expectStatus } from './check.ts';
-import type { Context } from './context.ts';
-import { MARK } from './context.ts';
-import type { HttpClient } from './http.ts';
+import type { CareSpec, Environment } from '../spec/types.ts';
+import { Skip, expect, expectStatus } from './failure.ts';
+import type { Exchange, HttpClient, RequestOptions } from './http.ts';
+import { MARK } from './mark.ts';
+import type { ListResult, TargetConfig } from './types.ts';
+
+/** What fixtures use of the run. Context has all of it; naming it here keeps fixtures.ts from importing context.ts. */
+export interface FixtureHost {
+  readonly spec: CareSpec;
+  readonly config: TargetConfig;
+  readonly customer: HttpClient;
+  readonly runTag: string;
+  readonly environment: Environment;
+  readonly canWrite: boolean;
+  call(client: HttpClient, operationId: string, params?: Record<string, string>, opts?: Omit<RequestOptions, 'path' | 'method'>): Promise<Exchange>;
+  list(client: HttpClient, operationId: string, params?: Record<string, string>, query?: string): Promise<ListResult>;
+  listAll(client: HttpClient, operationId: string, params?: Record<string, string>, query?: string, max?: number): Promise<{ items: any[]; totalCount: number; complete: boolean }>;
+  memo<T>(key: string, make: () => Promise<T>): Promise<T>;
+  onCleanup(what: string, run: () => Promise<unknown>): void;
+  unusedWebhookUrl(name: string): string;
+}
 
 /** A multipart/form-data body with one part `file`. */
 export function multipart(fileName: string, contentType: string, bytes: Buffer): { body: Buffer; contentType: string } {
@@ -15,7 +32,7 @@ export function multipart(fileName: string, contentType: string, bytes: Buffer):
 }
 
 export class Fixtures {
-  constructor(private readonly ctx: Context) {}
+  constructor(private readonly ctx: FixtureHost) {}
 
   /** The customer's own contract: from the config, else the first the API lists. */
   contract(client: HttpClient = this.ctx.customer): Promise<string> {

@@ -1,5 +1,6 @@
 // Shapes shared by the suite's modules: configuration, checks and their results.
 import type { Environment } from '../spec/types.ts';
+import type { Exchange } from './http.ts';
 
 export interface AccountConfig {
   apiKeyId?: string;
@@ -99,4 +100,11 @@ export interface AreaSummary {
   durationMs: number;
   requests: number;
   skipReasons: string[];
+}
+
+/** One page of a list operation, as Context.list answers it. */
+export interface ListResult {
+  exchange: Exchange;
+  items: any[];
+  page: { number: number; size: number; count: number; totalCount: number };
 }

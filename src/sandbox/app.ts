@@ -25,7 +25,7 @@ import { openSqliteStorage } from './store/sqlite.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { sandboxSpec } from './spec-cache.ts';
 import { validateBody } from './validate.ts';
-import { utf8 } from './http/utf8.ts';
+import { utf8 } from './utf8.ts';
 
 /** JSON bytes of list data, kept per array: a page served from the storage's page cache is serialised once. */
 const serializedArrays = new WeakMap<object, Buffer>();

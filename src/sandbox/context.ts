@@ -40,13 +40,5 @@ export interface Reply {
 
 export type Handler = (ctx: Ctx) => Promise<Reply> | Reply;
 
-/** ISO UTC with milliseconds (D-39). */
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-/** A timestamp strictly after `previous`, so `updatedAt` changes on every update even within one millisecond. */
-export function after(previous: string | null | undefined, now: number): string {
-  const last = previous ? Date.parse(previous) : -Infinity;
-  return iso(Math.max(now, last + 1));
-}
+// Handlers import the timestamps from here; they live in time.ts, which the dispatcher imports without this module.
+export { after, iso } from './time.ts';

@@ -7,7 +7,7 @@
 // batches, one per turn of the event loop, so requests are served between batches; attempts are paced
 // (a token bucket, `attemptsPerSecond`) so that a backlog takes a bounded share of the one event loop.
 import type { Environment } from '../spec/types.ts';
-import { iso } from './context.ts';
+import { iso } from './time.ts';
 import { DueQueue } from './due-queue.ts';
 import { envHeader } from './http/envelope.ts';
 import { isLoopbackUrl } from './loopback.ts';

@@ -9,7 +9,7 @@ import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
 import { keyOf, codeBytes, suffixOrderOf, textIndexOf, valueAt, wordIndexOf } from './columns.ts';
-import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretch-answer.ts';
+import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretches.ts';
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';

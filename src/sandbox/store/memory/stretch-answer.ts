@@ -4,7 +4,7 @@
 // one clause visits the shorter side (the stretches, or every other position) and marks the mask and counts as it
 // goes, instead of passes over every slot: at 1M slots a pass over a datetime column with its count costs about
 // 2.3 ms, a visit of 250k positions in random order about 1.2 ms, of 10k about 0.1 ms.
-import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
+import { compareCodePoints } from '../../../grammar/compare.ts';
 import { positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import { codeBytes, valueAt } from './columns.ts';
@@ -14,6 +14,7 @@ import type { FilterContext } from './filter.ts';
 import { firstWhere } from './order.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { StretchCounts } from './stretch-counts.ts';
+import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretches.ts';
 
 /** Beyond this share of the slots, the shorter side is visited in more time than a pass over the slots takes. */
 const VISIT_SHARE = 1 / 4;
@@ -27,59 +28,6 @@ export interface StretchAnswer {
   /** Disjoint, ascending: the positions whose slots the positive operator holds for. */
   stretches: Stretch[];
   negated: boolean;
-}
-
-/** Every value is a string and the permutation is in code point order (null first): string stretches hold. */
-export function plainStrings(column: DictColumn, clause: FilterClause): boolean {
-  return column.type === 'string' && column.allStrings && clause.values.every((v) => typeof v === 'string');
-}
-
-/** Operators whose positive answer on a string column is one stretch (`startswith`: a code unit prefix without surrogates is a code point prefix). */
-export function stringStretchOperator(operator: string, values: readonly unknown[]): boolean {
-  return operator === 'null' || operator === 'empty' || operator === 'eq' || RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(values[0] as string));
-}
-
-/** The range operators: each holds for one stretch of a permutation. */
-export const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
-
-/** The stretch of a string column's permutation that a positive operator holds for (see stringStretchOperator). */
-export function stringStretch(column: DictColumn, p: Permutation, operator: string, values: readonly string[]): Stretch {
-  const { codes, dict } = column;
-  const valueOf = (slot: number) => (codes[slot] === 0 ? null : (dict[codes[slot]] as string));
-  const nonNull = firstWhere(p, (s) => codes[s] !== 0);
-  const atLeast = (x: string) => firstWhere(p, (s) => codes[s] !== 0 && compareCodePoints(valueOf(s)!, x) >= 0, nonNull);
-  const above = (x: string) => firstWhere(p, (s) => codes[s] !== 0 && compareCodePoints(valueOf(s)!, x) > 0, nonNull);
-  const [a, b] = values;
-  const span = (from: number, to: number) => ({ from, to: Math.max(from, to) });
-  switch (operator) {
-    case 'null':
-      return span(0, nonNull);
-    case 'empty': // null, then '' (the least string)
-      return span(0, above(''));
-    case 'eq':
-      return span(atLeast(a), above(a));
-    case 'startswith': {
-      // the values starting with a follow a directly
-      const from = atLeast(a);
-      return span(from, firstWhere(p, (s) => !valueOf(s)!.startsWith(a), from));
-    }
-    case 'lt':
-      return span(nonNull, atLeast(a));
-    case 'le':
-      return span(nonNull, above(a));
-    case 'gt':
-      return span(above(a), p.length);
-    case 'ge':
-      return span(atLeast(a), p.length);
-    default: // between
-      return span(atLeast(a), above(b));
-  }
-}
-
-/** A bound as the number the grammar compares it as, or undefined when it is not of the type (no value matches it). */
-export function boundOf(column: NumberColumn, value: unknown): number | undefined {
-  if (column.type === 'integer') return typeof value === 'number' ? value : undefined;
-  return instantOf(value);
 }
 
 /** The stretches of a number column's permutation (null first, then ascending) that a positive operator holds for. */

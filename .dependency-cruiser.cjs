@@ -1,0 +1,89 @@
+// The walls of docs/architecture.md, checked by dependency-cruiser in npm test (test/architecture.test.ts).
+// Run by hand: npx depcruise src packages
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'No import cycles: a module and what it imports can be read, tested and moved apart.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'conformance-not-sandbox',
+      comment: 'The suite judges an implementation it shares no code with (docs/architecture.md, Walls).',
+      severity: 'error',
+      from: { path: '^src/conformance/' },
+      to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'sandbox-not-conformance',
+      comment: 'The sandbox shares no code with the suite that judges it (docs/architecture.md, Walls).',
+      severity: 'error',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/conformance/' },
+    },
+    {
+      name: 'store-not-http',
+      comment: 'The storage layer has a narrow interface: it knows nothing of HTTP nor of the handlers.',
+      severity: 'error',
+      from: { path: '^src/sandbox/store/' },
+      to: { path: '^src/sandbox/(http|handlers)/' },
+    },
+    {
+      name: 'base-layers-stay-below',
+      comment: 'src/spec and src/grammar are read by every part and import none of them.',
+      severity: 'error',
+      from: { path: '^src/(spec|grammar)/' },
+      to: { path: '^src/(client|mock|sandbox|conformance|diff)/' },
+    },
+    {
+      name: 'grammar-is-pure',
+      comment: 'The grammar is pure: no I/O, so no Node built-ins.',
+      severity: 'error',
+      from: { path: '^src/grammar/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'parts-stay-apart',
+      comment: 'The client, the mocks, the sandbox, the suite and the diff each build on spec/grammar/generated only.',
+      severity: 'error',
+      from: { path: '^src/(client|mock|sandbox|conformance|diff)/' },
+      to: { path: '^src/(client|mock|sandbox|conformance|diff)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'src-not-tooling',
+      comment: 'Source never reaches into packages/, scripts/, test/ or bench/: they are built from src, not the reverse.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(packages|scripts|test|bench)/' },
+    },
+    {
+      name: 'packages-hold-no-source',
+      comment: 'packages/ holds no source: a package is a build of src/ (its build.ts alone is code).',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/[^/]+/build\\.ts$' },
+      to: {},
+    },
+    {
+      name: 'packages-hold-no-source-orphans',
+      comment: 'packages/ holds no source, not even a file that imports nothing.',
+      severity: 'error',
+      from: { orphan: true, path: '^packages/', pathNot: '^packages/[^/]+/build\\.ts$' },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/|^packages/description/docs/' },
+    // type-only imports count: a cycle through a type is still a cycle for the reader
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.mts', '.js', '.mjs', '.cjs', '.d.ts', '.json'],
+    },
+  },
+};

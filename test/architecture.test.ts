@@ -1,0 +1,73 @@
+// The walls of docs/architecture.md, checked by dependency-cruiser with the repository's own rules
+// (.dependency-cruiser.cjs): conformance and sandbox share no code, the store imports nothing of http, the grammar does
+// no I/O, packages/ holds no source, no import cycles. A second test gives the same rules a small tree that breaks each
+// wall once, so a rule that matches nothing (a path typo) fails here too.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { cruise, type ICruiseOptions, type IViolation } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+const config = join(root, '.dependency-cruiser.cjs');
+
+async function violations(baseDir: string, targets: string[], options: ICruiseOptions, tsConfig?: unknown): Promise<IViolation[]> {
+  const { output } = await cruise(targets, { ...options, validate: true, baseDir }, {}, tsConfig ? { tsConfig } : {});
+  if (typeof output === 'string') throw new Error(output);
+  return output.summary.violations;
+}
+
+const describeViolation = (v: IViolation) =>
+  `${v.rule.name}: ${v.cycle ? [v.from, ...v.cycle.map((c) => c.name)].join(' → ') : `${v.from} → ${v.to}`}`;
+
+describe('architecture walls (dependency-cruiser, .dependency-cruiser.cjs)', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'care-walls-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('src/ and packages/ break none of the rules', async () => {
+    const options = await extractDepcruiseOptions(config);
+    const found = await violations(root, ['src', 'packages'], options, extractTSConfig(join(root, 'tsconfig.json')));
+    expect(found.map(describeViolation)).toEqual([]);
+  }, 120_000);
+
+  it('each rule catches the wall it names when a tree breaks it', async () => {
+    const files: Record<string, string> = {
+      'src/conformance/check.ts': "import { x } from '../sandbox/app.ts';\nexport const y = x;\n",
+      'src/sandbox/app.ts': "import { y } from '../conformance/check.ts';\nexport const x = 1; export const z = y;\n",
+      'src/sandbox/store/page.ts': "import { body } from '../http/body.ts';\nexport const page = body;\n",
+      'src/sandbox/http/body.ts': 'export const body = 1;\n',
+      'src/grammar/parse.ts': "import { readFileSync } from 'node:fs';\nimport { body } from '../sandbox/http/body.ts';\nexport const p = [readFileSync, body];\n",
+      'src/client/index.ts': "import { p } from '../grammar/parse.ts';\nimport { body } from '../sandbox/http/body.ts';\nexport const c = [p, body];\n",
+      'src/spec/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
+      'src/spec/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+      'src/diff/tool.ts': "import { helper } from '../../scripts/helper.ts';\nexport const t = helper;\n",
+      'scripts/helper.ts': 'export const helper = 1;\n',
+      'packages/client/build.ts': "import { c } from '../../src/client/index.ts';\nexport const built = c;\n",
+      'packages/client/copy.ts': 'export const copied = 1;\n',
+      'packages/sandbox/lib/app.ts': "import { x } from '../../../src/sandbox/app.ts';\nexport const again = x;\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(scratch, path)), { recursive: true });
+      writeFileSync(join(scratch, path), text);
+    }
+    const { ruleSet } = await extractDepcruiseOptions(config);
+    const found = await violations(scratch, ['src', 'packages'], { ruleSet, tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' } });
+    const named = new Set(found.map(describeViolation));
+    for (const expected of [
+      'conformance-not-sandbox: src/conformance/check.ts → src/sandbox/app.ts',
+      'sandbox-not-conformance: src/sandbox/app.ts → src/conformance/check.ts',
+      'store-not-http: src/sandbox/store/page.ts → src/sandbox/http/body.ts',
+      'grammar-is-pure: src/grammar/parse.ts → fs',
+      'base-layers-stay-below: src/grammar/parse.ts → src/sandbox/http/body.ts',
+      'parts-stay-apart: src/client/index.ts → src/sandbox/http/body.ts',
+      'src-not-tooling: src/diff/tool.ts → scripts/helper.ts',
+      'packages-hold-no-source: packages/sandbox/lib/app.ts → src/sandbox/app.ts',
+      'packages-hold-no-source-orphans: packages/client/copy.ts → packages/client/copy.ts',
+    ]) expect(named, [...named].join('\n')).toContain(expected);
+    expect([...named].some((v) => v.startsWith('no-cycles: src/spec/'))).toBe(true);
+    // what the walls allow: a package's build.ts imports src/, the store's own modules import each other
+    expect([...named].filter((v) => v.includes('packages/client/build.ts'))).toEqual([]);
+  }, 120_000);
+});
