@@ -101,11 +101,10 @@ describe('one sandbox per database file', () => {
     const gone = spawn(process.execPath, ['-e', '']);
     const pid = gone.pid!;
     await new Promise((resolve) => gone.once('exit', resolve));
-    for (const [name, holder] of [
-      ['dead.db', { pid, host: hostname() }],
-      // pid reuse: this test runner's own pid, recorded with a start time it never had (Linux only tells them apart)
-      ...(existsSync('/proc/self/stat') ? [['reused.db', { pid: process.pid, host: hostname(), started: '1' }]] : []),
-    ] as const) {
+    const stale: [string, { pid: number; host: string; started?: string }][] = [['dead.db', { pid, host: hostname() }]];
+    // pid reuse: this test runner's own pid, recorded with a start time it never had (Linux only tells them apart)
+    if (existsSync('/proc/self/stat')) stale.push(['reused.db', { pid: process.pid, host: hostname(), started: '1' }]);
+    for (const [name, holder] of stale) {
       const db = join(dir, name);
       writeFileSync(`${db}.lock`, JSON.stringify(holder));
       const run = start(db);
