@@ -1378,13 +1378,14 @@ export interface components {
              */
             readonly case: string;
             /**
-             * @description File name given at upload.
+             * @description File name given at upload, cut after 255 characters (code points, never half a pair; decision D-93).
              * @example printer-error.log
              */
             fileName: string;
             /**
-             * @description Media type of the uploaded part (its `Content-Type`); `text/plain`, the multipart default (RFC 7578), when the
-             *     part has none (decision D-66).
+             * @description Media type of the uploaded part (its `Content-Type`, without parameters); `text/plain`, the multipart default
+             *     (RFC 7578), when the part has none (decision D-66); `application/octet-stream` when it names no one concrete
+             *     type (`*\/*`, `image/*`, no `/`; decision D-93).
              * @example text/plain
              */
             contentType: string;
@@ -1418,7 +1419,9 @@ export interface components {
          * AttachmentUpload
          * @description Multipart body of an upload: one part named `file` holding the bytes; its `filename` and `Content-Type` become the
          *     record's `fileName` and `contentType`; without `filename=` the name is `file`, without `Content-Type` the type is
-         *     `text/plain` (the multipart default, decision D-66). At most 10 MiB of content (413 beyond, decision D-10).
+         *     `text/plain` (the multipart default, decision D-66). The part's bytes are stored exactly as sent, whatever
+         *     `charset` it declares (D-66). At most 10 MiB of content, 10485760 bytes included (413 beyond, decision D-10).
+         *     Other parts are read and ignored; at most 100 parts are read, so `file` must be among the first 100 (decision D-93).
          */
         AttachmentUpload: {
             /**
@@ -1822,7 +1825,7 @@ export interface components {
              */
             type: "basic";
             /**
-             * @description User name.
+             * @description User name; one with `:` is 400 (RFC 7617 splits user name and password at the first colon; decision D-16).
              * @example care-events
              */
             username: string;
@@ -1989,7 +1992,8 @@ export interface components {
         WebhookCreate: {
             /**
              * Format: uri
-             * @description Where deliveries are POSTed.
+             * @description Where deliveries are POSTed. A URL with user information (`user:password@`) is 400: it would be shown in every
+             *     answer and is never sent; credentials go in `authorization` (decision D-16).
              * @example https://itsm.customer.example/care/events
              */
             url: string;
@@ -2051,7 +2055,8 @@ export interface components {
         WebhookUpdate: {
             /**
              * Format: uri
-             * @description Where deliveries are POSTed.
+             * @description Where deliveries are POSTed. A URL with user information (`user:password@`) is 400: it would be shown in every
+             *     answer and is never sent; credentials go in `authorization` (decision D-16).
              * @example https://itsm.customer.example/care/events
              */
             url?: string;

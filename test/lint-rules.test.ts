@@ -38,6 +38,7 @@ function controlDocument(): any {
               description: 'A page of things.',
               headers: { 'X-CareAPI-Env': envHeader() },
               content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingList' } } },
+              links: { GetThing: { operationId: 'getThing', description: 'The first thing of the page.', parameters: { thingId: '$response.body#/data/0/id' } } },
             },
             '401': structuredClone(unauthorized),
           },
@@ -166,7 +167,10 @@ const cases: Array<{ file: string; rule: string; breaks: Mutation }> = [
   {
     file: 'operation-id-snake.yaml',
     rule: 'rule/operation-id-camel-case',
-    breaks: (doc) => (doc.paths['/things/{thingId}'].get.operationId = 'get_thing'),
+    breaks: (doc) => {
+      doc.paths['/things/{thingId}'].get.operationId = 'get_thing';
+      doc.paths['/things'].get.responses['200'].links.GetThing.operationId = 'get_thing';
+    },
   },
   {
     file: 'property-without-description.yaml',
@@ -187,6 +191,27 @@ const cases: Array<{ file: string; rule: string; breaks: Mutation }> = [
     file: 'parameter-without-description.yaml',
     rule: 'care/parameter-description-example',
     breaks: (doc) => delete doc.paths['/things'].get.parameters[1].description,
+  },
+  // Links (issue 38): each can be followed by a stateful tool.
+  {
+    file: 'link-to-unknown-operation.yaml',
+    rule: 'care/link-targets',
+    breaks: (doc) => (doc.paths['/things'].get.responses['200'].links.GetThing.operationId = 'getThingy'),
+  },
+  {
+    file: 'link-without-path-parameter.yaml',
+    rule: 'care/link-targets',
+    breaks: (doc) => (doc.paths['/things'].get.responses['200'].links.GetThing.parameters = { other: '$response.body#/data/0/id' }),
+  },
+  {
+    file: 'link-to-nowhere-in-the-body.yaml',
+    rule: 'care/link-targets',
+    breaks: (doc) => (doc.paths['/things'].get.responses['200'].links.GetThing.parameters.thingId = '$response.body#/data/0/identifier'),
+  },
+  {
+    file: 'link-from-unknown-request-parameter.yaml',
+    rule: 'care/link-targets',
+    breaks: (doc) => (doc.paths['/things'].get.responses['200'].links.GetThing.parameters.thingId = '$request.path.thingId'),
   },
   // Examples are validated against their schemas, as errors, with no undeclared property allowed.
   {

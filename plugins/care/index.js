@@ -6,6 +6,7 @@ import ErrorEnvelope from './rules/error-envelope.js';
 import ListOperationShape from './rules/list-operation-shape.js';
 import PropertyDescriptionExample from './rules/property-description-example.js';
 import ParameterDescriptionExample from './rules/parameter-description-example.js';
+import LinkTargets from './rules/link-targets.js';
 
 export default function carePlugin() {
   return {
@@ -18,6 +19,7 @@ export default function carePlugin() {
         'list-operation-shape': ListOperationShape,
         'property-description-example': PropertyDescriptionExample,
         'parameter-description-example': ParameterDescriptionExample,
+        'link-targets': LinkTargets,
       },
     },
   };

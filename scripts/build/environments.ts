@@ -2,6 +2,7 @@
 // `x-care-environments` on path items (and operations, webhooks) says where they exist; `x-care-environment`
 // on each server says which environment it serves. The env header keeps only that environment's value.
 import type { BuildContext, BuildStep, Environment } from './context.ts';
+import { useEnvironmentExamples } from './environment-examples.ts';
 import { toYaml } from './yaml-out.ts';
 
 export const ENV_HEADER = 'X-CareAPI-Env';
@@ -35,6 +36,7 @@ export function environmentDocument(complete: any, environment: Environment): an
   }
 
   narrowEnvHeader(document, environment);
+  useEnvironmentExamples(document, environment);
   removeUnusedComponents(document);
   removeUnusedTags(document);
   return document;

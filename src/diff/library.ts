@@ -199,6 +199,11 @@ function classify(diff: LibraryDiff, segments: Segment[], place: Place): { class
   const what = detail(place.inner);
   const base = what ? `${place.area}.${what}` : place.area;
   const rule = (suffix: string) => `${base}.${suffix}`;
+  // Links say which answer feeds which request (for tools and readers); no request or answer changes with them.
+  if (place.area === 'response' && place.inner[0] === 'links') {
+    const wording = String(segments[segments.length - 1]) === 'description';
+    return { classification: wording ? 'documentation' : 'non-breaking', rule: `response.links.${wording ? 'description.' : ''}${verb(diff.action)}` };
+  }
   if (diff.type === 'deprecated') return { classification: 'non-breaking', rule: base.endsWith('.deprecated') ? base : rule('deprecated') };
   if (diff.type === 'annotation' || (diff.type === 'unclassified' && isDocumentation(segments))) {
     return { classification: 'documentation', rule: rule(verb(diff.action)) };

@@ -79,6 +79,9 @@ export const corpus: CorpusCase[] = [
   { name: 'response: a new response header', edit: (d) => { op(d, '/contracts', 'get').responses['200'].headers['X-Total-Count'] = { description: 'Total.', schema: { type: 'integer' } }; }, expected: [[N, 'response.header.added']] },
   { name: 'response: a field becomes nullable', edit: (d) => { schemas(d).Contract.properties.name.type = ['string', 'null']; }, expected: [[B, 'response.body.type.changed']] },
   { name: 'response: a description reworded', edit: (d) => { op(d, '/contracts', 'get').responses['200'].description = 'The contracts of the account, one page.'; }, expected: [[D, 'response.description.changed']] },
+  { name: 'response: a link to the next operation added', edit: (d) => { op(d, '/contracts', 'get').responses['200'].links = { GetContract: { operationId: 'getContract', parameters: { contractId: '$response.body#/data/0/id' } } }; }, expected: [[N, 'response.links.added']] },
+  { name: 'response: a link removed', base: (d) => { op(d, '/contracts', 'get').responses['200'].links = { GetContract: { operationId: 'getContract', parameters: { contractId: '$response.body#/data/0/id' } } }; }, edit: (d) => { delete op(d, '/contracts', 'get').responses['200'].links; }, expected: [[N, 'response.links.removed']] },
+  { name: 'response: a link retargeted', base: (d) => { op(d, '/contracts', 'get').responses['200'].links = { GetContract: { operationId: 'getContract', parameters: { contractId: '$response.body#/data/0/id' } } }; }, edit: (d) => { op(d, '/contracts', 'get').responses['200'].links.GetContract.operationId = 'updateContract'; }, expected: [[N, 'response.links.changed']] },
 
   // Operations.
   { name: 'operation removed', edit: (d) => { delete d.paths['/contracts/{contractId}'].patch; }, expected: [[B, 'operation.removed']] },
