@@ -176,7 +176,7 @@ describe('every call ends: the signal and timeoutMs cover the whole call, token 
     let calls = 0;
     const client = clientOf(server, {
       token: undefined,
-      timeoutMs: 300,
+      timeoutMs: 1000,
       getToken: () => (++calls === 1 ? new Promise<string>(() => undefined) : 'second'),
     });
     await failure(getCase(client));
@@ -247,7 +247,8 @@ describe('getting a token fails typed, saying what happened', () => {
   });
 
   it('a lifetime under the 30 s margin is kept, not exchanged per request; 50 parallel calls share one exchange', async () => {
-    const server = await serve({ [TOKEN]: tokenAnswer(4), [`${API}/cases/CS0010042`]: behave.json(200, caseBody) });
+    // A 20 s life is under the 30 s margin: the token is kept for 10 s, not exchanged per request.
+    const server = await serve({ [TOKEN]: tokenAnswer(20), [`${API}/cases/CS0010042`]: behave.json(200, caseBody) });
     const client = clientOf(server, { token: undefined, apiKey });
     await Promise.all(Array.from({ length: 50 }, () => getCase(client)));
     for (let i = 0; i < 5; i++) await getCase(client);

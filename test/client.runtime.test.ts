@@ -152,7 +152,7 @@ describe('tokens', () => {
     expect(calls).toBe(1);
 
     let shortCalls = 0;
-    const expiring = createCareClient({ environment: 'sandbox', baseUrl: baseUrl(), getToken: () => (shortCalls++, jwt('10s')) });
+    const expiring = createCareClient({ environment: 'sandbox', baseUrl: baseUrl(), getToken: () => (shortCalls++, jwt('20s')) });
     for (let i = 0; i < 3; i++) await expiring.GET('/contracts/{contractId}', { params: { path: { contractId: 'CT0000101' } } });
     expect(shortCalls).toBe(1); // a life shorter than the 30 s margin is refreshed half-way through it, not per request
   });
@@ -208,7 +208,7 @@ describe('tokens', () => {
     expect(tokenRequests.map((f) => f.get('audience'))).toEqual(['production', 'production']);
 
     tokenRequests = [];
-    tokenLifetime = 5; // shorter than the 30 s margin: kept for half its life, not exchanged per request
+    tokenLifetime = 20; // shorter than the 30 s margin: kept for half its life, not exchanged per request
     const shortLived = createCareClient({ environment: 'production', baseUrl: baseUrl(), apiKey: { keyId: 'AK1', secret: 'ck_secret' }, authUrl: `${origin}/auth/v2` });
     for (let i = 0; i < 3; i++) await shortLived.GET('/contracts/{contractId}', { params: { path: { contractId: 'CT0000101' } } });
     expect(tokenRequests).toHaveLength(1);
