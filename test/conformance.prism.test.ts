@@ -41,6 +41,22 @@ describe('care-conformance against the Prism sandbox mock (read-only, stateless)
     expect(report.results.find((r) => r.id === 'auth.no-token')?.status).toBe('passed');
   });
 
+  it('without --stateless: one message that the target looks stateless, exit 2, instead of hundreds of failures (issue 35)', async () => {
+    const stateful = await runCli(['--json', join(dir, 'stateful.json')], {
+      CARE_BASE_URL: prism.url,
+      CARE_ENVIRONMENT: 'sandbox',
+      CARE_TOKEN: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwcmlzbSJ9.c2lnbmF0dXJl',
+      CARE_CONTRACTS: 'CT0000101',
+    });
+    expect(stateful.code).toBe(2);
+    expect(stateful.stderr).toMatch(/^care-conformance: the target looks stateless \(a mock\?\).*Rerun with --stateless/m);
+    const failed: RunReport = JSON.parse(readFileSync(join(dir, 'stateful.json'), 'utf8'));
+    expect(failed.results.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual(['operations.preflight']);
+    expect(failed.stopped?.kind).toBe('target');
+    // Prism is still answering: the run stopped before anything that could take a plain mock down.
+    expect((await fetch(`${prism.url}/contracts`, { headers: { authorization: 'Bearer x' } })).status).toBe(200);
+  }, 120_000);
+
   it('skips the rest, each with a reason, and writes nothing', () => {
     const skipped = report.results.filter((r) => r.status === 'skipped');
     expect(skipped.length).toBeGreaterThan(20);

@@ -50,7 +50,8 @@ Exit codes:
   ${EXIT.failed}    a check failed
   ${EXIT.error}    usage, configuration or target error: a bad option, an unwritable report path, or a target that is
        unreachable, silent, in the other environment, refusing the credentials, or stateless without --stateless
-  ${EXIT.SIGINT}  interrupted by SIGINT (Ctrl-C), ${EXIT.SIGTERM} by SIGTERM: cleaned up, partial reports written
+  ${EXIT.SIGINT}  interrupted by SIGINT (Ctrl-C): cleaned up, partial reports written
+  ${EXIT.SIGTERM}  interrupted by SIGTERM: the same
 `;
 
 function statefulOption(runs: string | undefined, seed: string | undefined): { runs: number; seed: number } | undefined {

@@ -189,15 +189,17 @@ export class Context {
     for (const [id, client] of [...this.created.keys]) await attempt(`revoke API key ${id}`, () => this.call(client, 'revokeApiKey', { keyId: id }));
     const closed = this.closedStatus();
     if (closed !== undefined) {
-      for (const [id, client] of [...this.created.cases]) {
-        this.created.cases.delete(id);
-        // A case the run moved to a contract its creator no longer controls answers 403: left as it is, marked.
-        try {
-          await this.call(client, 'updateCase', { caseId: id }, { json: { status: closed } });
-        } catch {
-          // closing is best effort: the case stays, marked [conformance]
+      // Eight at a time: a long stateful run leaves thousands. A case the run moved to a contract its creator no
+      // longer controls answers 403 and stays as it is, marked [conformance]: closing is best effort.
+      const queue = [...this.created.cases];
+      const worker = async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          const [id, client] = next;
+          this.created.cases.delete(id);
+          await this.call(client, 'updateCase', { caseId: id }, { json: { status: closed } }).catch(() => undefined);
         }
-      }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
     }
     return problems;
   }

@@ -72,6 +72,12 @@ export class HttpClient {
     readonly label: string,
   ) {}
 
+  /** The account's Authorization header value (for the raw-socket checks, which cannot go through fetch). */
+  async authorization(): Promise<string | undefined> {
+    const token = await this.token();
+    return token ? `Bearer ${token}` : undefined;
+  }
+
   async request(opts: RequestOptions): Promise<Exchange> {
     const method = (opts.method ?? 'GET').toUpperCase();
     const query = opts.query ?? '';

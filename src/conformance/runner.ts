@@ -68,7 +68,7 @@ async function runOne(ctx: Context, check: Check, key?: string): Promise<CheckRe
   }
 }
 
-const interruptedReason = (ctx: Context) => `the run was interrupted (${String(ctx.counter.signal?.reason ?? 'signal')})`;
+const interruptedReason = (ctx: Context) => `the run was interrupted (${String(ctx.options.signal?.reason ?? 'signal')})`;
 
 export function summarise(results: CheckResult[]): AreaSummary[] {
   const areas: AreaSummary[] = [];

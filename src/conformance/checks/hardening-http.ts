@@ -8,7 +8,7 @@ import { expect, expectErrors, expectStatus, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import { MARK } from '../context.ts';
 
-interface RawAnswer {
+export interface RawAnswer {
   status: number;
   headers: Record<string, string>;
   json: any;
@@ -33,7 +33,7 @@ function bodyOf(headers: Record<string, string>, raw: string): string {
  * Send bytes the HTTP layer must refuse (they cannot go through fetch) on a fresh connection to the target, and read
  * the answer until the server closes the connection or 10 s pass.
  */
-function rawExchange(ctx: Context, requestLineAndHeaders: (path: string, host: string) => string): Promise<RawAnswer> {
+export function rawExchange(ctx: Context, requestLineAndHeaders: (path: string, host: string) => string): Promise<RawAnswer> {
   const base = new URL(ctx.config.baseUrl);
   const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
   const bytes = requestLineAndHeaders(base.pathname.replace(/\/$/, ''), base.host);

@@ -8,6 +8,7 @@ import { discriminationChecks } from './discrimination.ts';
 import { filterChecks } from './filters.ts';
 import { hardeningDomainChecks } from './hardening-domain.ts';
 import { hardeningHttpChecks } from './hardening-http.ts';
+import { hostileChecks } from './hostile.ts';
 import { naiveDatetimeChecks } from './naive-datetime.ts';
 import { observableChecks } from './observable.ts';
 import { operationsChecks } from './operations.ts';
@@ -36,5 +37,6 @@ export const ALL_CHECKS: Check[] = [
   ...observableChecks,
   ...hardeningHttpChecks,
   ...hardeningDomainChecks,
+  ...hostileChecks,
   // Grouped by area in the order of AREAS (a stable sort keeps each area's own order).
 ].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));

@@ -19,7 +19,7 @@ function requiredOf(ctx: Context, operationId: string): string[] {
 }
 
 /** A valid body for each such operation, to drop members from. */
-async function validBody(ctx: Context, operationId: string): Promise<Record<string, unknown>> {
+export async function validBody(ctx: Context, operationId: string): Promise<Record<string, unknown>> {
   const contact = ctx.config.customer.contacts[0];
   switch (operationId) {
     case 'createCase': return { contract: await ctx.fixtures.contract(), shortDescription: `${MARK} validation` };
