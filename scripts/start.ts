@@ -1,31 +1,99 @@
 // `npm start`: the main job for a newcomer. Starts the stateful reference sandbox (with the docs at /docs) and the
-// Prism mocks of both environments, all on loopback, and stops them together on Ctrl-C.
-//   npm start                         sandbox on 4020, mocks on 4010 (production) and 4011 (sandbox)
-//   npm start -- --no-mocks           the sandbox alone
-//   npm start -- --mock-port 5010     mocks on 5010 and 5011
-// Every other argument goes to care-sandbox (`npm start -- --memory --port 0`; `npm run sandbox -- --help`).
-import { spawn } from 'node:child_process';
+// Prism mocks of both environments, all on loopback, says what it did (database created and seeded, or reused; how to
+// start afresh), and stops them together on Ctrl-C. `npm start -- --help` lists its options and the sandbox's.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startMock, type RunningMock } from '../src/mock/index.ts';
+import { bindMock, DEFAULT_MOCK_PORTS, type BoundMock, type RunningMock } from '../src/mock/index.ts';
+import { DatabaseInUseError, lockDatabase } from '../src/sandbox/db-lock.ts';
 
-const DEFAULT_MOCK_PORT = 4010;
+const sandboxBin = fileURLToPath(new URL('../bin/care-sandbox.js', import.meta.url));
 
-function splitArguments(argv: string[]): { withMocks: boolean; mockPort: number; sandboxArgs: string[] } {
-  let withMocks = true;
-  let mockPort = DEFAULT_MOCK_PORT;
-  const sandboxArgs: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--no-mocks') withMocks = false;
-    else if (argv[i] === '--mock-port') mockPort = Number(argv[++i]);
-    else sandboxArgs.push(argv[i]);
-  }
-  if (!Number.isInteger(mockPort) || mockPort < 0) throw new Error('--mock-port wants a port number');
-  return { withMocks, mockPort, sandboxArgs };
+const OWN_HELP = `npm start [-- options]: the reference sandbox on 4020 and the Prism mocks on 4010 (production) and 4011 (sandbox)
+
+Options of npm start:
+  --reset          delete the sandbox's database file first (default .care/sandbox.db), so it is created and
+                   seeded afresh; refused while another sandbox uses that file
+  --no-mocks       start the sandbox alone
+  --mock-port N    mocks on N (production) and N+1 (sandbox); default 4010; 0 picks free ports
+  --help           this text
+
+Every other option goes to the sandbox (care-sandbox):
+`;
+
+interface Arguments {
+  withMocks: boolean;
+  mockPort: number;
+  reset: boolean;
+  help: boolean;
+  sandboxArgs: string[];
 }
 
-const { withMocks, mockPort, sandboxArgs } = splitArguments(process.argv.slice(2));
-const sandboxBin = fileURLToPath(new URL('../bin/care-sandbox.js', import.meta.url));
-const sandbox = spawn(process.execPath, [sandboxBin, ...sandboxArgs], { stdio: 'inherit' });
+function splitArguments(argv: string[]): Arguments {
+  const out: Arguments = { withMocks: true, mockPort: DEFAULT_MOCK_PORTS.production, reset: false, help: false, sandboxArgs: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    if (flag === '--no-mocks') out.withMocks = false;
+    else if (flag === '--reset') out.reset = true;
+    else if (flag === '--help' || flag === '-h') out.help = true;
+    else if (flag === '--mock-port') {
+      const text = inline ?? argv[++i];
+      out.mockPort = Number(text);
+      if (!Number.isInteger(out.mockPort) || out.mockPort < 0 || out.mockPort > 65534) fail(`--mock-port wants a port number, got ${text}`, 2);
+    } else out.sandboxArgs.push(argv[i]);
+  }
+  return out;
+}
+
+/** The value of a sandbox option as care-sandbox reads it (`--db FILE` or `--db=FILE`), else undefined. */
+function sandboxOption(args: string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === name) value = args[++i];
+    else if (args[i].startsWith(`${name}=`)) value = args[i].slice(name.length + 1);
+  }
+  return value;
+}
+
+function fail(message: string, code = 1): never {
+  console.error(`npm start: ${message}`);
+  process.exit(code);
+}
+
+const args = splitArguments(process.argv.slice(2));
+if (args.help) {
+  const sandboxHelp = spawnSync(process.execPath, [sandboxBin, '--help'], { encoding: 'utf8' });
+  process.stdout.write(OWN_HELP + sandboxHelp.stdout.replace(/^[^\n]*\n\n?/, '').replace(/^(?=.)/gm, '  '));
+  process.exit(sandboxHelp.status ?? 0);
+}
+
+const inMemory = args.sandboxArgs.includes('--memory');
+const seedCases = sandboxOption(args.sandboxArgs, '--seed-cases') ?? '300';
+const sandboxPort = sandboxOption(args.sandboxArgs, '--port') ?? '4020';
+const dbOption = sandboxOption(args.sandboxArgs, '--db');
+const database = resolve(dbOption ?? '.care/sandbox.db');
+const shownDatabase = dbOption ?? '.care/sandbox.db';
+
+if (args.reset && !inMemory) {
+  // The lock proves no sandbox uses the file (D-86) while it is deleted; the sandbox takes it again at its start.
+  try {
+    const lock = lockDatabase(database);
+    for (const file of [database, `${database}-wal`, `${database}-shm`]) rmSync(file, { force: true });
+    lock.release();
+  } catch (error) {
+    fail(error instanceof DatabaseInUseError ? `--reset refused: ${error.message}` : String(error));
+  }
+}
+const created = inMemory || !existsSync(database);
+const databaseLine = inMemory
+  ? `database: in memory, seeded with ${seedCases} cases per environment (production and sandbox); gone when this stops.`
+  : created
+    ? `database: ${shownDatabase} created and seeded with ${seedCases} cases per environment (production and sandbox).`
+    : `database: ${shownDatabase} reused, with the cases, API keys and webhooks left by earlier runs.`;
+const afreshLine = inMemory ? '' : `  To start afresh: npm start -- --reset (deletes ${shownDatabase} first; or --memory for a database that is not kept).`;
+
+const sandbox = spawn(process.execPath, [sandboxBin, ...args.sandboxArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
 const mocks: RunningMock[] = [];
 let stopping = false;
 
@@ -38,21 +106,58 @@ async function stop(code: number): Promise<never> {
   process.exit(code);
 }
 
-sandbox.on('exit', (code) => void stop(code ?? 0));
+// The sandbox's own lines, passed on, except its internal progress note.
+const sandboxUp = new Promise<void>((ready) => {
+  let pending = '';
+  sandbox.stdout.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (/case lists in memory/.test(line)) continue; // an internal detail (D-84), not something to act on
+      process.stdout.write(line + '\n');
+      if (/listening on/.test(line)) ready();
+    }
+  });
+});
+let sandboxErrors = '';
+sandbox.stderr.on('data', (chunk: Buffer) => {
+  const text = chunk.toString();
+  sandboxErrors += text;
+  if (!/EADDRINUSE/.test(text)) process.stderr.write(text);
+});
+sandbox.on('exit', (code) => {
+  if (!stopping && /EADDRINUSE/.test(sandboxErrors)) {
+    console.error(`npm start: port ${sandboxPort} (the sandbox) is already in use. Stop what uses it (another npm start?), or choose another port: npm start -- --port N`);
+  }
+  void stop(code ?? 0);
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0));
 
-if (withMocks) {
-  try {
-    // A busy default port falls back to a free one: the URLs printed below are the ones to use.
-    for (const [environment, port] of [['production', mockPort], ['sandbox', mockPort === 0 ? 0 : mockPort + 1]] as const) {
-      mocks.push(await startMock({ environment, port }).catch(() => startMock({ environment })));
-    }
-    for (const mock of mocks) {
-      console.log(`mock (Prism) ${mock.environment.padEnd(10)} ${mock.url}   X-CareAPI-Env: ${mock.envValue}`);
-    }
-    console.log('Stateless mocks answer the description\'s examples; the sandbox above keeps state. Ctrl-C stops all.');
-  } catch (error) {
-    console.error(`mocks not started: ${error instanceof Error ? error.message : String(error)}`);
+const mocksUp = (async () => {
+  if (!args.withMocks) return;
+  const ports = { production: args.mockPort, sandbox: args.mockPort === 0 ? 0 : args.mockPort + 1 };
+  const hint = 'Stop what uses it, or choose other ports: npm start -- --mock-port N (production N, sandbox N+1), or npm start -- --no-mocks.';
+  // Both ports first (a busy one fails before any Prism starts), then both Prisms at once (each takes seconds).
+  const bound = await Promise.allSettled((['production', 'sandbox'] as const).map((environment) => bindMock({ environment, port: ports[environment], portHint: hint })));
+  const failures = bound.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+  if (failures.length === 0) {
+    const started = await Promise.allSettled(bound.map((result) => (result as PromiseFulfilledResult<BoundMock>).value.start()));
+    for (const result of started) if (result.status === 'fulfilled') mocks.push(result.value);
+    failures.push(...started.flatMap((result) => (result.status === 'rejected' ? [result.reason] : [])));
+  }
+  if (failures.length > 0) {
+    await Promise.all(bound.map((result) => (result.status === 'fulfilled' ? result.value.close() : undefined)));
+    for (const error of failures) console.error(`npm start: mocks not started: ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
   }
+})();
+
+await Promise.all([sandboxUp, mocksUp]);
+console.log('');
+console.log(databaseLine);
+if (afreshLine) console.log(afreshLine);
+for (const mock of mocks) {
+  console.log(`mock (Prism) ${mock.environment.padEnd(10)} ${mock.url}   X-CareAPI-Env: ${mock.envValue}   (Prism pid ${mock.prismPid})`);
 }
+if (mocks.length > 0) console.log('The mocks answer the description\'s examples and keep no state (docs/mocks.md); the sandbox above keeps state.');
+console.log('Ctrl-C stops all.');

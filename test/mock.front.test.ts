@@ -1,7 +1,10 @@
 // The front before Prism: whatever Prism answers, the mock answers like the service (envelope, one error object per
 // problem, X-CareAPI-Env), and checks the filter grammar Prism cannot. Raw HTTP, no client, one real Prism.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../src/mock/index.ts';
+import { exampleOf } from '../src/mock/examples.ts';
+import { createMockFront, startMock, type RunningMock } from '../src/mock/index.ts';
+import { LIST_SIZE } from '../src/mock/pages.ts';
 import { loadSpec, bundlePath, validatorFor } from '../src/spec/index.ts';
 
 let mock: RunningMock;
@@ -19,6 +22,7 @@ async function call(path: string, init: RequestInit = {}) {
   const text = await response.text();
   return { response, body: text ? JSON.parse(text) : undefined };
 }
+
 
 function expectEnvelope(result: { response: Response; body: any }, status: number, count: number) {
   expect(result.response.status).toBe(status);
@@ -92,5 +96,171 @@ describe('mock front', () => {
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(response.headers.get('x-careapi-env')).toBe('Sandbox');
     expect(validateEnvelope(body)).toBe(true);
+  });
+});
+
+// What Prism cannot take, answered by the front itself as the sandbox answers it (issue 35, D-42, D-69, D-70).
+describe('mock front: requests Prism cannot take', () => {
+  /** One raw request on its own connection, read to the close. */
+  function raw(text: string): Promise<{ status: number; head: string; body: any }> {
+    return new Promise((resolve) => {
+      const socket = connect(Number(new URL(mock.url).port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        const all = Buffer.concat(chunks).toString('utf8');
+        const [head, body = ''] = all.split('\r\n\r\n');
+        let json: any;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: Number(head.split(' ')[1]), head, body: json });
+      });
+      socket.write(text);
+    });
+  }
+
+  it('answers a malformed escape in the path 400 invalid_path, and Prism still answers afterwards', async () => {
+    const result = await call('/cases/%zz');
+    expectEnvelope(result, 400, 1);
+    expect(result.body.errors[0]).toMatchObject({ code: 'invalid_path', detail: 'path: malformed percent-encoding in /cases/%zz' });
+    expectEnvelope(await call('/care/v0/sandbox/cases/%C3%28'), 400, 1);
+    expect((await call('/cases')).response.status).toBe(200); // Prism alone exits on this request (URIError)
+  });
+
+  it('answers a query whose escapes are not UTF-8 400 invalid_query, as the sandbox', async () => {
+    const result = await call('/cases?filter[shortDescription]=%C3%28');
+    expectEnvelope(result, 400, 1);
+    expect(result.body.errors[0].code).toBe('invalid_query');
+    expect((await call('/cases?filter[shortDescription][contains]=100%')).response.status).toBe(200); // a lone % is literal
+  });
+
+  it('answers HEAD as GET without a body, and names HEAD in Allow on every 405', async () => {
+    const head = await fetch(`${mock.url}/cases`, { method: 'HEAD', headers: auth });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('x-careapi-env')).toBe('Sandbox');
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    expect(await head.text()).toBe('');
+    const unknownMethod = await call('/cases/CS0010042', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expectEnvelope(unknownMethod, 405, 1);
+    expect(unknownMethod.response.headers.get('allow')).toBe('GET, HEAD, PATCH');
+    // the trigger's path matches /events/{eventId} too: both operations' methods are allowed
+    const trigger = await fetch(`${mock.url}/events/case.updated`, { method: 'DELETE', headers: auth });
+    expect(trigger.status).toBe(405);
+    expect(trigger.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+
+  it('survives a malformed Accept header (Prism alone exits on it): the service reads no Accept', async () => {
+    for (const accept of [';', ';;;q=x', 'application/xml']) {
+      const { response } = await call('/cases', { headers: { accept } });
+      expect(response.status).toBe(200);
+    }
+    expect((await call('/cases')).response.status).toBe(200);
+  });
+
+  it('answers bodies that are not what they claim as the service: 400, 413, 415 in the envelope', async () => {
+    const notJson = await call('/cases', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'hello' });
+    expectEnvelope(notJson, 400, 1);
+    expect(notJson.body.errors[0].code).toBe('invalid_json');
+    const notUtf8 = await call('/cases', { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]) });
+    expect(notUtf8.body.errors[0].code).toBe('invalid_json');
+    const deep = await call('/cases', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(500) + ']'.repeat(500) });
+    expectEnvelope(deep, 400, 1); // Prism alone answers 500
+    expect(deep.body.errors[0].code).toBe('too_deep');
+    const garbageType = await call('/cases', { method: 'POST', headers: { 'content-type': ';;;==' }, body: '{}' });
+    expectEnvelope(garbageType, 415, 1); // Prism alone answers 500
+    const huge = await call('/cases', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'x'.repeat(1_100_000) }) });
+    expectEnvelope(huge, 413, 1);
+    expect(huge.body.errors[0].code).toBe('payload_too_large');
+    const noBoundary = await call('/cases/CS0010042/attachments', { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'hello' });
+    expectEnvelope(noBoundary, 415, 1);
+  });
+
+  it('answers over-long URLs and headers 431, malformed requests 400, CONNECT 405: raw, in the envelope, with X-CareAPI-Env', async () => {
+    const request = (line: string, headers = '') => `${line}\r\nHost: mock\r\nAuthorization: Bearer t\r\nConnection: close\r\n${headers}\r\n`;
+    const longUrl = await raw(request(`GET /cases/${'x'.repeat(20_000)} HTTP/1.1`));
+    const longHeader = await raw(request('GET /cases HTTP/1.1', `X-Long: ${'z'.repeat(20_000)}\r\n`));
+    const malformed = await raw('HELLO\r\n\r\n');
+    const connectMethod = await raw(request('CONNECT 127.0.0.1:9 HTTP/1.1'));
+    for (const [answer, status, code] of [[longUrl, 431, 'header_too_large'], [longHeader, 431, 'header_too_large'], [malformed, 400, 'malformed_request'], [connectMethod, 405, 'method_not_allowed']] as const) {
+      expect(answer.status).toBe(status);
+      expect(answer.head).toMatch(/\r\nX-CareAPI-Env: Sandbox\r\n/);
+      expect(validateEnvelope(answer.body)).toBe(true);
+      expect(answer.body.errors[0].code).toBe(code);
+    }
+    expect(connectMethod.head).toMatch(/\r\nAllow: /);
+  });
+
+  it('answers 503 with Retry-After in the envelope while its Prism is not there', async () => {
+    const front = createMockFront({ spec, prismUrl: () => undefined });
+    await new Promise<void>((done) => front.listen(0, '127.0.0.1', () => done()));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(front.address() as { port: number }).port}/cases`, { headers: auth });
+      const body = await response.json();
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(response.headers.get('x-careapi-env')).toBe('Sandbox');
+      expect(body.errors[0]).toMatchObject({ status: '503', code: 'mock_unavailable' });
+    } finally {
+      front.close();
+    }
+  });
+});
+
+// Lists that look like the service's (issue 35 part 4, D-42): the front shapes Prism's one example into a fixed
+// collection: every status and priority, ids counted up, meta.page consistent with data, the same on every run.
+describe('mock front: list pages', () => {
+  const list = async (query: string) => (await call(`/cases${query}`)).body;
+
+  it('covers every status and priority in the default page, with distinct realistic ids and a consistent meta.page', async () => {
+    const body = await list('');
+    const caseSchema = spec.resolve('#/components/schemas/Case');
+    const statuses = spec.resolve(caseSchema.properties.status.$ref).enum;
+    const priorities = spec.resolve(caseSchema.properties.priority.$ref).enum;
+    expect(new Set(body.data.map((c: any) => c.status))).toEqual(new Set(statuses));
+    expect(new Set(body.data.map((c: any) => c.priority))).toEqual(new Set(priorities));
+    const ids = body.data.map((c: any) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^CS\d{7}$/);
+    expect(body.meta.page).toEqual({ number: 1, size: 50, count: 50, totalCount: LIST_SIZE });
+    expect(validatorFor(spec, 'CaseListResponse')(body)).toBe(true);
+  });
+
+  it('pages by page[number] and page[size], to an empty page past the end', async () => {
+    const second = await list('?page[number]=2&page[size]=7');
+    expect(second.meta.page).toEqual({ number: 2, size: 7, count: 7, totalCount: LIST_SIZE });
+    const first = await list('?page[size]=14');
+    expect(second.data).toEqual(first.data.slice(7, 14));
+    const last = await list(`?page[number]=3&page[size]=50`);
+    expect(last.meta.page).toEqual({ number: 3, size: 50, count: LIST_SIZE - 100, totalCount: LIST_SIZE });
+    const past = await list('?page[number]=9');
+    expect(past.meta.page).toMatchObject({ number: 9, count: 0 });
+    expect(past.data).toEqual([]);
+  });
+
+  it('filters and sorts by the grammar, and answers the same on every call', async () => {
+    const open = await list('?filter[status]=10&filter[priority][in]=1,2&sort=-priority,id');
+    expect(open.data.length).toBeGreaterThan(0);
+    expect(open.meta.page.totalCount).toBe(open.data.length);
+    for (const c of open.data) {
+      expect(c.status).toBe(10);
+      expect([1, 2]).toContain(c.priority);
+    }
+    expect(open.data.map((c: any) => c.priority)).toEqual([...open.data.map((c: any) => c.priority)].sort((a, b) => b - a));
+    expect(await list('?filter[status]=10&filter[priority][in]=1,2&sort=-priority,id')).toEqual(open);
+  });
+
+  it('starts with the description\'s own example (the docs\' sample), and answers a listed id with that item', async () => {
+    const body = await list('?page[size]=5');
+    const example = exampleOf(spec, spec.resolve('#/components/schemas/Case'), 'response');
+    expect(body.data[0]).toEqual(example);
+    const third = body.data[2];
+    const single = await call(`/cases/${third.id}`);
+    expect(single.body.data).toEqual(third);
+    const comments = await call(`/cases/${third.id}/comments?page[size]=3`);
+    for (const comment of comments.body.data) expect(comment.case).toBe(third.id);
   });
 });

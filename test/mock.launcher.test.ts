@@ -1,6 +1,8 @@
 // `npm run mock` end to end: scripts/mock.ts starts both environments, prints where they are, answers with the right
-// X-CareAPI-Env, and on SIGTERM stops its Prism processes before exiting.
+// X-CareAPI-Env, and on SIGTERM stops its Prism processes before exiting. Its ports are fixed (4010, 4011): a busy one
+// is an error naming the port and the flag that changes it, never a silent move (issue 35).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../src/spec/index.ts';
@@ -10,7 +12,7 @@ let output = '';
 const urls: Record<string, { front: string; prism: string }> = {};
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'scripts/mock.ts')], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'scripts/mock.ts'), '--port', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((ready, fail) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -60,5 +62,57 @@ describe('npm run mock', () => {
       await expect(fetch(`${prism}/cases`)).rejects.toThrow();
       await expect(fetch(`${front}/cases`)).rejects.toThrow();
     }
+  });
+});
+
+/** Holds `port` on 127.0.0.1 for the test; when another process already holds it, that does as well. */
+async function hold(port: number): Promise<Server | undefined> {
+  const server = createServer();
+  return new Promise((done) => {
+    server.once('error', () => done(undefined)); // busy already: the point of the test holds anyway
+    server.listen(port, '127.0.0.1', () => done(server));
+  });
+}
+
+/** Runs scripts/mock.ts with `args` to its end; its exit code and everything it printed. */
+function runMock(args: string[]): Promise<{ code: number | null; output: string }> {
+  const run = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'scripts/mock.ts'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  run.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  run.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((done) => run.once('exit', (code) => done({ code, output })));
+}
+
+describe('npm run mock ports', () => {
+  it('listens on 4010 by default: when it is busy, says so with the flag that changes it, and starts nothing', async () => {
+    const held = await hold(4010);
+    try {
+      const { code, output } = await runMock([]);
+      expect(code, output).toBe(1);
+      expect(output).toContain('port 4010 (the production mock) is already in use');
+      expect(output).toContain('--production-port N');
+      expect(output).not.toMatch(/^production\s+http/m); // no silent move to another port
+    } finally {
+      held?.close();
+    }
+  });
+
+  it('names the sandbox port and its flag when that one is busy', async () => {
+    const held = (await hold(0))!;
+    const { port } = held.address() as { port: number };
+    try {
+      const { code, output } = await runMock(['--production-port', '0', '--sandbox-port', String(port)]);
+      expect(code, output).toBe(1);
+      expect(output).toContain(`port ${port} (the sandbox mock) is already in use`);
+      expect(output).toContain('--sandbox-port N');
+    } finally {
+      held.close();
+    }
+  });
+
+  it('lists its options with --help, the fixed ports among them', async () => {
+    const { code, output } = await runMock(['--help']);
+    expect(code).toBe(0);
+    expect(output).toMatch(/--port N\s+production on N, sandbox on N\+1 \(default 4010 and 4011/);
   });
 });

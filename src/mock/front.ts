@@ -127,10 +127,10 @@ export function createMockFront(options: MockFrontOptions): Server {
     if (!req.readableEnded) req.resume(); // the client gets the answer rather than a reset
     send(res, refusal.status, refusal.body, refusal.headers);
   };
-  const unavailable = (req: IncomingMessage, res: ServerResponse) =>
+  const unavailable = (req: IncomingMessage, res: ServerResponse, why = 'the mock is restarting its Prism process') =>
     refuse(req, res, {
       status: 503,
-      body: envelope([errorObject(503, 'server: the mock is restarting its Prism process; retry in a moment', 'mock_unavailable')]),
+      body: envelope([errorObject(503, `server: ${why}; retry in a moment`, 'mock_unavailable')]),
       headers: { 'Retry-After': '1' },
     });
 
@@ -184,8 +184,10 @@ export function createMockFront(options: MockFrontOptions): Server {
         body: body.bytes && body.bytes.length > 0 ? new Uint8Array(body.bytes) : undefined,
       });
       bytes = Buffer.from(await answer.arrayBuffer());
-    } catch {
-      return unavailable(req, res); // Prism went away mid-request: its supervisor is restarting it
+    } catch (error) {
+      // Prism went away mid-request (its supervisor restarts it), or cut the connection
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      return unavailable(req, res, `the mock's Prism process did not answer (${cause?.code ?? cause?.message ?? String(error)})`);
     }
     const status = serviceStatus(answer.status);
 

@@ -43,15 +43,18 @@ export interface StartMockOptions {
   log?: (line: string) => void;
 }
 
-/**
- * Starts the front on its port first (a busy port fails at once, before any Prism), then Prism on
- * `generated/care-api.<environment>.yaml` behind it, supervised: restarted whenever it exits.
- */
-export async function startMock(options: StartMockOptions): Promise<RunningMock> {
+/** A front listening on its port, its Prism not started yet: a CLI binds every port before starting any Prism. */
+export interface BoundMock {
+  /** Starts Prism behind the front (supervised: restarted whenever it exits). */
+  start(): Promise<RunningMock>;
+  close(): Promise<void>;
+}
+
+/** Listens with the front on its port; a busy port is a PortInUseError at once. */
+export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
   const host = options.host ?? '127.0.0.1';
   const document = bundlePath(options.environment);
   const spec = loadSpec(document);
-  const label = `mock ${options.environment}`;
   let prism: ReturnType<typeof supervisePrism> | undefined;
   const server = createMockFront({ spec, prismUrl: () => prism?.url });
   const port = options.port ?? 0;
@@ -63,37 +66,45 @@ export async function startMock(options: StartMockOptions): Promise<RunningMock>
     }
     throw error;
   }
-  const closeFront = async () => {
+  const close = async () => {
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
+    await prism?.stop();
   };
-  prism = supervisePrism({ document, host, label, log: options.log });
-  try {
-    await prism.ready;
-  } catch (error) {
-    await closeFront();
-    throw error;
-  }
-  const running = prism;
-  const { port: bound } = server.address() as { port: number };
   return {
-    environment: options.environment,
-    url: `http://${host}:${bound}`,
-    get prismUrl() {
-      return running.url ?? '';
-    },
-    get prismPid() {
-      return running.pid;
-    },
-    get prismState() {
-      return running.state;
-    },
-    envValue: envHeaderValue(spec),
-    async stop() {
-      await closeFront();
-      await running.stop();
+    close,
+    async start() {
+      const running = supervisePrism({ document, host, label: `mock ${options.environment}`, log: options.log });
+      prism = running;
+      try {
+        await running.ready;
+      } catch (error) {
+        await close();
+        throw error;
+      }
+      const { port: bound } = server.address() as { port: number };
+      return {
+        environment: options.environment,
+        url: `http://${host}:${bound}`,
+        get prismUrl() {
+          return running.url ?? '';
+        },
+        get prismPid() {
+          return running.pid;
+        },
+        get prismState() {
+          return running.state;
+        },
+        envValue: envHeaderValue(spec),
+        stop: close,
+      };
     },
   };
+}
+
+/** Starts the front on its port (a busy port fails at once), then Prism behind it. */
+export async function startMock(options: StartMockOptions): Promise<RunningMock> {
+  return (await bindMock(options)).start();
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
