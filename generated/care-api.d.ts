@@ -1032,6 +1032,14 @@ export interface components {
          */
         CaseFilter: {
             id?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @description The contract. `eq` or `in` naming a contract the account does not control, or one that does not exist, is 403
+             *     (decision D-30): which contracts an account controls the schema cannot say. Other operators scope within the
+             *     account's contracts.
+             * @example {
+             *       "eq": "CT0000101"
+             *     }
+             */
             contract?: components["schemas"]["StringFieldFilter"];
             shortDescription?: components["schemas"]["StringFieldFilter"];
             description?: components["schemas"]["StringFieldFilter"];
@@ -1201,7 +1209,7 @@ export interface components {
         CaseUpdate: {
             /**
              * @description Move the case to another contract the account controls (else 403; an empty id is 400, decision D-73).
-             * @example CT0000102
+             * @example CT0000101
              */
             contract?: string;
             /**
@@ -1564,6 +1572,14 @@ export interface components {
             id?: components["schemas"]["StringFieldFilter"];
             type?: components["schemas"]["StringFieldFilter"];
             case?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @description The contract. `eq` or `in` naming a contract the account does not control, or one that does not exist, is 403
+             *     (decision D-30): which contracts an account controls the schema cannot say. Other operators scope within the
+             *     account's contracts.
+             * @example {
+             *       "eq": "CT0000101"
+             *     }
+             */
             contract?: components["schemas"]["StringFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
         };
@@ -1609,7 +1625,7 @@ export interface components {
             caseId: string;
             /**
              * @description The subscription the delivery is made for; absent in the event log.
-             * @example WH0000003
+             * @example WH0000001
              */
             webhookId?: string;
             /**
@@ -1917,7 +1933,7 @@ export interface components {
         Webhook: {
             /**
              * @description Identifier of the subscription (`webhookId` in paths).
-             * @example WH0000003
+             * @example WH0000001
              */
             readonly id: string;
             /**
@@ -2463,8 +2479,9 @@ export interface components {
          */
         WebhookFilter: components["schemas"]["WebhookFilter"];
         /**
-         * @description Identifier of the webhook subscription.
-         * @example WH0000003
+         * @description Identifier of the webhook subscription. No subscription is seeded: the example is the id of the first one an
+         *     environment makes (`createWebhook`; ids count per environment, decision D-90).
+         * @example WH0000001
          */
         WebhookId: string;
         /**
@@ -3515,8 +3532,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the webhook subscription.
-                 * @example WH0000003
+                 * @description Identifier of the webhook subscription. No subscription is seeded: the example is the id of the first one an
+                 *     environment makes (`createWebhook`; ids count per environment, decision D-90).
+                 * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];
             };
@@ -3546,8 +3564,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the webhook subscription.
-                 * @example WH0000003
+                 * @description Identifier of the webhook subscription. No subscription is seeded: the example is the id of the first one an
+                 *     environment makes (`createWebhook`; ids count per environment, decision D-90).
+                 * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];
             };
@@ -3575,8 +3594,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the webhook subscription.
-                 * @example WH0000003
+                 * @description Identifier of the webhook subscription. No subscription is seeded: the example is the id of the first one an
+                 *     environment makes (`createWebhook`; ids count per environment, decision D-90).
+                 * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];
             };
