@@ -13,11 +13,11 @@ Options:
   --port N                 port (default 4020; 0 picks a free one)
   --host H                 interface (default 127.0.0.1)
   --db FILE                database file (default .care/sandbox.db; created and seeded on first start; one
-                           sandbox per file: a second start on it is refused and names the first, D-86)
+                           sandbox per file: a second start on it is refused and names the first)
   --memory                 keep everything in memory instead
   --seed-cases N           cases per environment seeded into a new database (default 300)
-  --case-lists KIND        who answers lists of cases: memory (default; an in-memory column engine, D-84, about
-                           540 MB at 1M cases, D-85) or sql (SQLite alone: slower lists, about 175 MB at 1M cases)
+  --case-lists KIND        who answers lists of cases: memory (default; an in-memory column engine, about 540 MB
+                           at 1M cases) or sql (SQLite alone: slower lists, about 175 MB at 1M cases)
   --write-config FILE      write the conformance-suite config (JSON) of one environment
   --config-env ENV         environment of that config: sandbox (default) or production
   --webhook-retry-delays L comma-separated delays in ms between delivery attempts (default 5s,5m,30m,2h,5h,10h)
@@ -30,8 +30,7 @@ Options:
   --quiet                  print only the URL line
   --help                   this text
 
-D-nn are the API's decisions: see Decisions in the docs site the sandbox serves at /docs/.
-More: the README of @care-api/sandbox.
+The API's reference is served at /docs/ of a running sandbox. More: the README of @care-api/sandbox.
 `;
 
 async function main(): Promise<void> {
