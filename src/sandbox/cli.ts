@@ -24,6 +24,9 @@ Options:
   --webhook-timeout MS     per-attempt timeout of deliveries (default 15000)
   --loopback-only          deliver webhooks only to loopback addresses (127.0.0.0/8, ::1, localhost); other
                            targets are refused without a connection (tests, fuzzing)
+  --allow-private-webhooks let production deliveries connect to internal addresses (loopback, private ranges,
+                           link-local such as 169.254.169.254, fc00::/7, ...), for a local run; without it they are
+                           refused after name resolution, before connecting (sandbox deliveries may always)
   --agent-token T          require "Authorization: Bearer T" on the agent API (default: open, loopback use)
   --log-requests           print one line per request
   --rate-limit N           answer 429 with Retry-After beyond N requests per second per API key (default: no limit)
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
       'webhook-timeout': { type: 'string' },
       'agent-token': { type: 'string' },
       'loopback-only': { type: 'boolean', default: false },
+      'allow-private-webhooks': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       'log-requests': { type: 'boolean', default: false },
       'rate-limit': { type: 'string' },
@@ -83,6 +87,7 @@ async function main(): Promise<void> {
       ...(values['webhook-retry-delays'] ? { retryDelaysMs: values['webhook-retry-delays'].split(',').map((d) => number('webhook-retry-delays', d)) } : {}),
       ...(values['webhook-timeout'] ? { timeoutMs: number('webhook-timeout', values['webhook-timeout']) } : {}),
       loopbackOnly: values['loopback-only'],
+      allowPrivateTargets: values['allow-private-webhooks'],
     },
   });
   const origin = sandbox.url;

@@ -8,6 +8,9 @@
 // (a token bucket, `attemptsPerSecond`) so that a backlog takes a bounded share of the one event loop.
 import type { Environment } from '../spec/types.ts';
 import { iso } from './time.ts';
+import { DeliveryTimeout, postDelivery } from './delivery-post.ts';
+import { connectSocket, systemResolver, TargetRefused } from './delivery-target.ts';
+import type { Connector, Resolver, TargetPolicy } from './delivery-target.ts';
 import { DueQueue } from './due-queue.ts';
 import { envHeader } from './http/envelope.ts';
 import { isLoopbackUrl } from './loopback.ts';
@@ -32,6 +35,15 @@ export interface DispatcherOptions {
   now?: () => number;
   /** Deliver only to loopback addresses; any other target is refused without a connection (D-64). */
   loopbackOnly?: boolean;
+  /**
+   * Let production deliveries connect to internal addresses (loopback, private, link-local, ...), for a local run.
+   * Without it they are refused after name resolution, before any connection (D-94). Sandbox deliveries always may.
+   */
+  allowPrivateTargets?: boolean;
+  /** Name resolution of delivery targets (default: the system resolver); tests answer names themselves. */
+  resolve?: Resolver;
+  /** Opens a delivery's socket to checked addresses (default: TCP or TLS); tests watch or refuse connections. */
+  connect?: Connector;
 }
 
 type Header = Record<string, string>;
@@ -79,6 +91,10 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
   const maxRetryAfter = options.maxRetryAfterMs ?? 36_000_000;
   const now = options.now ?? Date.now;
   const loopbackOnly = options.loopbackOnly ?? false;
+  const resolve = options.resolve ?? systemResolver;
+  const connect = options.connect ?? connectSocket;
+  /** D-94: production reaches public addresses only unless allowed; loopback-only (D-64) checks resolved names too. */
+  const policyOf = (env: Environment): TargetPolicy => (loopbackOnly ? 'loopback' : env === 'production' && !options.allowPrivateTargets ? 'public' : 'any');
   /** Subscriptions with an attempt running: their next delivery waits for it (order kept). */
   const inFlight = new Set<string>();
   const running = new Set<Promise<void>>();
@@ -120,13 +136,15 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     let outcome: string;
     let retryAfter: number | undefined;
     try {
-      const response = await fetch(webhook.record.url, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-      status = response.status;
-      retryAfter = retryAfterMs(response.headers.get('retry-after'), now());
-      await response.body?.cancel().catch(() => undefined);
+      const answer = await postDelivery(webhook.record.url, { body, headers, timeoutMs, policy: policyOf(env), resolve, connect });
+      status = answer.status;
+      retryAfter = retryAfterMs(answer.retryAfter, now());
       outcome = `HTTP ${status}`;
     } catch (error) {
-      outcome = (error as Error).name === 'TimeoutError' ? `timeout after ${timeoutMs} ms` : `connection failed: ${(error as Error).message}`;
+      // a refused target is a failed attempt like any other (retried: a name may resolve elsewhere later)
+      if (error instanceof TargetRefused) outcome = `refused: ${error.message}`;
+      else if (error instanceof DeliveryTimeout) outcome = `timeout after ${timeoutMs} ms`;
+      else outcome = `connection failed: ${(error as Error).message}`;
     }
     if (status >= 200 && status < 300) {
       store.finishDelivery(delivery.id, 'delivered', outcome);

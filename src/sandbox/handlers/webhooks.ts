@@ -6,6 +6,7 @@ import type { Ctx, Handler, Reply } from '../context.ts';
 import { forbidden, notFound } from '../http/envelope.ts';
 import type { Problem } from '../http/envelope.ts';
 import type { Stored } from '../store/types.ts';
+import { webhookInputProblems } from '../webhook-input.ts';
 import { created, listReply, readListQuery, throwIfProblems } from './common.ts';
 
 const MASK = '********';
@@ -63,7 +64,7 @@ function authorizationProblems(ctx: Ctx, authorization: unknown): Problem[] {
 
 /** URL scheme (D-32), authorization headers (D-76), exact event types known (400) and contract ids controlled (403). */
 function checkWebhookBody(ctx: Ctx, body: Record<string, any>): void {
-  const problems: Array<Problem | null> = [...authorizationProblems(ctx, body.authorization)];
+  const problems: Array<Problem | null> = [...authorizationProblems(ctx, body.authorization), ...webhookInputProblems(body)];
   if (typeof body.url === 'string') {
     let protocol = '';
     try {

@@ -76,34 +76,43 @@ export interface UploadedFile {
   bytes: Buffer;
 }
 
-/**
- * The bytes of a field busboy decoded: latin1 (our default charset) maps back one to one; a part that declared a
- * multi-byte charset such as UTF-8 was decoded as text and is stored as UTF-8 (D-66).
- */
-function fieldBytes(value: string): Buffer {
-  return Buffer.from(value, /[^\x00-\xff]/.test(value) ? 'utf8' : 'latin1');
+/** Parts of a multipart body read at most (D-93): every other part is read and dropped, never kept. */
+export const MAX_PARTS = 100;
+
+/** File names are cut at this many code points (the schema's `maxLength` counts code points), never mid-pair (D-82). */
+const NAME_LIMIT = 255;
+
+// A token of RFC 9110 without `*`: `*/*`, `image/*` and the like name a range of types, not the type of a file.
+const TYPE_TOKEN = /^[!#$%&'+.^_`|~0-9a-z-]+$/;
+
+/** The part's media type when it names one concrete type (`type/subtype`), else application/octet-stream (D-93). */
+function concreteType(mimeType: string): string {
+  const halves = mimeType.split('/');
+  return halves.length === 2 && halves.every((half) => TYPE_TOKEN.test(half)) ? mimeType : 'application/octet-stream';
 }
 
-/** The `file` part of a multipart/form-data body. */
+/** The `file` part of a multipart/form-data body, with its bytes exactly as sent (D-10, D-66, D-93). */
 export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
   if (mediaType(req) !== 'multipart/form-data') {
     await readAll(req, 0);
     throw unsupported('multipart/form-data');
   }
-  const { default: busboy } = await import('busboy'); // loaded on the first upload: keeps the cold start short
+  const { Busboy: busboy } = await import('@fastify/busboy'); // loaded on the first upload: keeps the cold start short
   return new Promise<UploadedFile>((resolve, reject) => {
-    let parser: import('busboy').Busboy;
+    let parser: import('@fastify/busboy').BusboyInstance;
     try {
-      // latin1 as the default charset of fields maps bytes to characters one to one: a `file` part that busboy
-      // reports as a field (no filename) is turned back into its exact bytes.
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', defCharset: 'latin1', limits: { fileSize: FILE_LIMIT, fieldSize: FILE_LIMIT, files: 5, fields: 5 } });
+      // Every part is read as a stream of bytes (isPartAFile): a `file` part without filename= is never decoded as
+      // text, whatever charset it declares, and other parts are dropped as they arrive instead of being buffered.
+      // fileSize is exclusive here: a part of exactly FILE_LIMIT bytes is accepted, one byte more hits the limit.
+      parser = busboy({ headers: req.headers as import('@fastify/busboy').BusboyHeaders, isPartAFile: () => true, limits: { fileSize: FILE_LIMIT, parts: MAX_PARTS } });
     } catch {
       readAll(req, 0).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
       return;
     }
     let found: UploadedFile | undefined;
     let tooLarge = false;
-    parser.on('file', (name, stream, info) => {
+    let tooMany = false;
+    parser.on('file', (name, stream, filename, _encoding, mimeType) => {
       if (name !== 'file' || found || tooLarge) {
         stream.resume();
         return;
@@ -115,30 +124,25 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
       });
       stream.on('end', () => {
         if (tooLarge) return;
+        // D-66: a part without filename= is named `file`; busboy's default type is text/plain (RFC 7578)
         found = {
-          fileName: (info.filename ?? 'file').slice(0, 255) || 'file',
-          contentType: info.mimeType || 'application/octet-stream',
+          fileName: [...(filename ?? 'file')].slice(0, NAME_LIMIT).join('') || 'file',
+          contentType: concreteType(mimeType),
           bytes: Buffer.concat(chunks),
         };
       });
     });
-    // A part named `file` without `filename=` (D-66): the same file, named `file`. busboy decoded it with the part's
-    // charset (latin1 unless it declares one), so encoding it back gives the bytes.
-    parser.on('field', (name, value, info) => {
-      if (name !== 'file' || found || tooLarge) return;
-      if (info.valueTruncated) {
-        tooLarge = true;
-        return;
-      }
-      found = { fileName: 'file', contentType: info.mimeType || 'text/plain', bytes: fieldBytes(value) };
+    parser.on('partsLimit', () => {
+      tooMany = true;
     });
     parser.on('error', () => {
       readAll(req, 0).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
     });
-    parser.on('close', () => {
+    parser.on('finish', () => {
       if (tooLarge) reject(new ApiError(413, { detail: `body.file: larger than ${FILE_LIMIT} bytes`, code: 'payload_too_large' }));
-      else if (!found) reject(badRequest('body.file: Field required', 'missing'));
-      else resolve(found);
+      else if (found) resolve(found);
+      else if (tooMany) reject(badRequest(`body: more than ${MAX_PARTS} parts; the part \`file\` must be among the first ${MAX_PARTS}`, 'value_error'));
+      else reject(badRequest('body.file: Field required', 'missing'));
     });
     req.pipe(parser);
   });
