@@ -2,22 +2,20 @@
 // (decision D-84), the key being a code of a few-valued dictionary column (a contact, a contract, a watch list), a
 // small integer (a status, a priority), or whether a value is null. A list whose one clause is counted per value
 // (scope-counts.ts) walks its page along the sort key's permutation testing each slot; a deep page of a value held by
-// one case in eight walked most of a million slots at 1M (1-3 ms). With these counts the walk skips the blocks before
+// one case in eight walked most of the table. With these counts the walk skips the blocks before
 // the page, summing the counts of the codes that pass (zone-walk.ts); a range's walk counts the non-nulls of a block
 // whose values are all in it. Kept exact by every write as the scope's block counts are (stretch-counts.ts): a slot
 // moved in the permutation shifts one slot across each later block boundary; a slot written in place, or joining or
 // leaving the scope, changes its own block.
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
 import type { Permutation } from './order.ts';
+import { CODE_BLOCK_MAX_CODES as MAX_CODES, INTEGER_KEYS } from './tuning.ts';
 
 /** The key of a slot: its code in a dictionary column. */
 export const codeKey = (column: DictColumn) => (slot: number) => column.codes[slot];
 
 /** The key of a slot: 0 for a null value in the column, else 1. */
 export const nullKey = (column: MemoryColumn) => (column.kind === 'number' ? (slot: number) => (column.values[slot] !== column.values[slot] ? 0 : 1) : (slot: number) => (column.codes[slot] === 0 ? 0 : 1));
-
-/** Integers 0..INTEGER_KEYS-1 are keys of their own; then null, then any other value. */
-export const INTEGER_KEYS = 64;
 
 /**
  * The key of a slot: its value in an integer column when that is in [0, INTEGER_KEYS), else INTEGER_KEYS (null) or
@@ -27,9 +25,6 @@ export const integerKey = (column: NumberColumn) => (slot: number) => {
   const x = column.values[slot];
   return x >= 0 && x < INTEGER_KEYS && Math.floor(x) === x ? x : x !== x ? INTEGER_KEYS : INTEGER_KEYS + 1;
 };
-
-/** Codes beyond this stop the counts (the column is no longer few-valued): `broken`. */
-const MAX_CODES = 1024;
 
 export class CodeBlockCounts {
   /** counts[k x width + key]: the in-scope slots of block k whose key it is. */

@@ -1,21 +1,15 @@
 // The lookup of a dictionary's codes by value (decision D-84): string keys in one Int32Array of codes (open
-// addressing, linear probing), each key read back from the dictionary itself. A Map held about 28 bytes per entry
-// (28 MB for 1M ids, 14 MB for 300k short descriptions); this holds 4 bytes per place at a load of at most a half,
-// 8 MB for 1M ids. Keys that are not strings of the dictionary (the JSON of arrays, `keyOf`) stay in a Map: they are
+// addressing, linear probing), each key read back from the dictionary itself. A Map holds several times more per entry; this
+// holds 4 bytes per place at a load of at most a half. Keys that are not strings of the dictionary (the JSON of arrays, `keyOf`) stay in a Map: they are
 // few (watch lists) and would be written again for every probe.
 import { fnv1a, mix32 } from './hash.ts';
+import { LONGEST_PROBE } from './tuning.ts';
 
 /** The place a key's search starts from, before the table's mask (hash.ts). */
 export const hashOf = (key: string): number => mix32(fnv1a(key, 0, key.length));
 
 /** Keys that `keyOf` makes for values other than strings start with this (columns.ts). */
 const OTHER = '\u0001';
-/**
- * A key placed this far from its hash's place means keys chosen to collide (values are the clients' own text): the
- * index then moves into the Map, whose hash V8 seeds per process. At a load of a half, the longest run of taken
- * places was 46 for the 1M ids and 17-29 for the other columns at 1M.
- */
-const LONGEST_PROBE = 256;
 
 export class CodeIndex {
   /** Codes by hash place; 0 is an empty place (code 0 is null, never looked up). */

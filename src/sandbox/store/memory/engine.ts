@@ -30,38 +30,19 @@ import type { CountedClause } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
 import { countStretch, markStretches, stretchAnswer, stretchTest, visitedSide } from './stretch-answer.ts';
 import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
-import { BLOCK, StretchCounts } from './stretch-counts.ts';
-import { CodeBlockCounts, codeKey, INTEGER_KEYS, integerKey, nullKey } from './code-block-counts.ts';
+import { StretchCounts } from './stretch-counts.ts';
+import { CodeBlockCounts, codeKey, integerKey, nullKey } from './code-block-counts.ts';
 import { IN, MIXED, OUT, ZoneBounds } from './zone-bounds.ts';
 import { Footprint } from './footprint.ts';
 import type { FootprintPart } from './footprint.ts';
-import { COUNTED, NONE, SOME, ZONED_WALK_BLOCKS } from './zone-walk.ts';
+import { COUNTED, NONE, SOME } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
+import { BLOCK, BUCKET_COUNTS_AFTER, CODE_BLOCK_CODES, COUNTED_WALK_SHARE, INTEGER_KEYS, REFILL_AT, LOAD_CHUNK, SCOPE_MASKS, SKIP_WALK_COST, SLICE_MS, SYNC_LOAD_MAX, ZONED_WALK_BLOCKS } from './tuning.ts';
 
-/** Tables up to this many cases are filled before the storage is returned; larger ones in the background. */
-const SYNC_LOAD_MAX = 20_000;
-/** Rows read per step of the fill: 5,000 took about 90 ms at 1M cases (a database the file cache does not hold). */
-const LOAD_CHUNK = 500;
 /** The page cache while the fill scans the table (-N: N KiB), SQLite's own default; better-sqlite3 builds it with 16,000 KiB. */
 const SCAN_CACHE_SIZE = -2000;
-/** Writes applied at once beyond this (and beyond 5 % of the cases) fill the engine again instead. */
-const REFILL_AT = 2000;
 /** Slots a fill-time permutation key can tell apart (rank x SLOT_SPAN + slot stays an exact double). */
 const SLOT_SPAN = 2 ** 21;
-/** Milliseconds of filling per turn of the event loop. */
-const SLICE_MS = 12;
-/** Account scopes whose slot masks are kept current (the most recently used). */
-const SCOPE_MASKS = 32;
-/**
- * A clause counted from block counts (stretch-counts.ts) has its page walked testing each slot: that is taken when the
- * walk is expected to visit at most this share of the slots, and the walk gives way to the passes (2-4 ms at 1M) after
- * visiting that many (matches may lie together along the walk's order). A value compared with the stretch's end values
- * (numbers; strings by `<` where that orders as code points) costs 10-15 ns a slot with the walk's call; a place found
- * with the permutation's comparator 50-100 ns. So a walk that gives way has cost at most about a third of the passes
- * it then makes. A walk that skips blocks (zone-walk.ts) is bounded rather than estimated (the blocks it may test are
- * known), and is taken up to a larger share by value: at 1M, a 12th is 83k slots, about 1 ms at 10-15 ns a slot.
- */
-const COUNTED_WALK_SHARE = { byValue: 1 / 32, byComparator: 1 / 128, zoned: 1 / 12 };
 
 export interface CaseMemoryOptions {
   /** `auto` (default): synchronously up to SYNC_LOAD_MAX cases, else in the background. */
@@ -394,12 +375,6 @@ interface ZonedWalk {
 }
 
 /**
- * A slot tested in a walk that skips blocks (a call per slot) costs about this many slots of a walk through the mask
- * (walkMask's own loop): the blocks are skipped when the walk passes this many times more slots than it tests.
- */
-const SKIP_WALK_COST = 3;
-
-/**
  * One clause of one stretch, a page sorted by another field: the blocks of that field's permutation where no value,
  * or every non-null value, is in the stretch, from the bounds of the clause's column there (zone-bounds.ts). Such a
  * block's matches are its in-scope slots (the scope's block counts), or its in-scope nulls or non-nulls from the
@@ -488,9 +463,6 @@ function firstNonNull(column: MemoryColumn, slots: Uint32Array, from: number, to
   return lo;
 }
 
-/** Columns of at most this many codes are counted per code and block along a permutation, when a list walks it. */
-const CODE_BLOCK_CODES = 64;
-
 /**
  * One clause counted per value of a few-valued dictionary column, a `null` test counted per scope (scope-counts.ts),
  * or `sameas` on a pair kept as a mask (same-counts.ts), a page sorted by one field: each block of that field's
@@ -507,7 +479,7 @@ function codeZones(t: Table, scoped: ScopeMask, counted: CountedClause, query: L
     const counts = t.codeBlocksOf(scoped, along, codes.column, codes.nulls ? 'nulls' : 'codes');
     return counts && countedZones(t, along, (k) => counts.matches(k, codes.ok), query.page.size);
   }
-  // `sameas`: at 1M, `priority sameas status` page 90 of 200 walked about 220k slots (1.6 ms) before these counts
+  // `sameas`: a deep page of `priority sameas status` walked a large part of the table before these counts
   const ok = new Uint8Array(2);
   ok[same!.wanted] = 1;
   const counts = t.sameBlocksOf(scoped, along, same!);
@@ -526,9 +498,9 @@ function tooManyCodesForBlocks(counted: CountedClause): boolean {
 /**
  * A list without filters sorted by a small integer (a status, a priority), then by one field: the bucket of one value
  * walked along that field's permutation, each block counted from the scope's counts per integer there, so a deep page
- * skips the blocks before it. The counts are made on the fourth such list of the scope and field: making them is a
- * pass over the permutation reading two columns at random (at 1M, 7-28 ms against 1-8 ms for the walk they save;
- * later pages 0.5-1.2 ms), worth it for a sort that recurs.
+ * skips the blocks before it. The counts are made on the BUCKET_COUNTS_AFTER-th such list of the scope and field: making them is a
+ * pass over the permutation reading two columns at random, several times the walk they save, worth it for a sort
+ * that recurs (BUCKET_COUNTS_AFTER).
  */
 function bucketZones(t: Table, scoped: ScopeMask, lead: string, value: number, last: string, size: number, walk: number): Zones | undefined {
   const along = t.permutations.get(last);
@@ -540,15 +512,12 @@ function bucketZones(t: Table, scoped: ScopeMask, lead: string, value: number, l
   return counts && countedZones(t, along, (k) => counts.matches(k, ok), size);
 }
 
-/** Lists of a scope and a two-key sort's last field before that field's counts per integer and block are made. */
-const BUCKET_COUNTS_AFTER = 4;
-
 /**
  * A list without filters sorted by one field: each block of that field's permutation counted from the scope's block
  * counts there (stretch-counts.ts), so the walk skips the blocks holding none of the scope's cases and passes over
  * those before the page by their counts. A scope whose cases lie together at the far end of the sort (a customer whose
  * cases are all old, newest first; an account's contracts, sorted by contract descending) is otherwise walked past
- * the rest of the table. The counts are made on the fourth such list of the scope and field, as bucketZones' are,
+ * the rest of the table. The counts are made on the BUCKET_COUNTS_AFTER-th such list of the scope and field, as bucketZones' are,
  * and used when a plain walk would pass more than ZONED_WALK_BLOCKS blocks (passedBlocks).
  */
 function scopeZones(t: Table, scoped: ScopeMask, query: ListQuery): Zones | undefined {
@@ -764,8 +733,8 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     // it outgrows stay with the allocator (RSS)
     for (const { env, n } of db.prepare('SELECT env, sum(n) AS n FROM case_counts GROUP BY env').all() as Array<{ env: string; n: number }>) tableOf(env).ensureCapacity(n + (n >>> 5));
     let last: [string, string] = ['', ''];
-    // the scan reads each page of the table once: kept in the page cache, its pages took 30 MB of RSS at 1M cases that
-    // no later read used (lists are then answered here, pages written from the columns)
+    // the scan reads each page of the table once: kept in the page cache, its pages would hold RSS that no later read
+    // uses (lists are then answered here, pages written from the columns)
     db.pragma(`cache_size = ${SCAN_CACHE_SIZE}`);
     for (;;) {
       const rows = chunk.all(last[0], last[1], LOAD_CHUNK) as unknown[][];
@@ -779,7 +748,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     for (const t of tables.values()) {
       for (const p of t.permutations.values()) {
         // as long as the table's columns (the fill's room for new cases): grown by doubling at the first insert, the
-        // permutations took 42 MB more at 1M cases
+        // permutations would take twice the room
         const sorted = yield* sortedAtFill(t, p);
         p.slots = new Uint32Array(t.capacity);
         p.slots.set(sorted);
@@ -815,8 +784,8 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     if (n >= SLOT_SPAN) return yield* sortSlots(slots, permComparator(t.order, p));
     const rank = new Float64Array(n);
     if (column.kind === 'number') {
-      // the values, sorted by the yielding merge sort (a Set of a million datetimes took one step of about a second,
-      // which every request arriving meanwhile waited for); repeats stay: the lower bound below gives equal values
+      // the values, sorted by the yielding merge sort (a Set of every datetime is one long step, which every
+      // request arriving meanwhile would wait for); repeats stay: the lower bound below gives equal values
       // one rank, and ranks below n keep rank x SLOT_SPAN + slot exact
       const present = new Float64Array(n);
       let count = 0;

@@ -13,6 +13,7 @@ import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } f
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
+import { RANGE_SLOTS_PER_VALUE, SAMEAS_LOOKUP_SLOTS } from './tuning.ts';
 
 export interface FilterContext {
   column(field: string): MemoryColumn | undefined;
@@ -196,13 +197,13 @@ const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean>
 
 /**
  * The permutation to read a string range or prefix from, when that beats judging each distinct value: a stretch of
- * it costs a random write per slot (at most half of them, 5 ns each), a distinct value a code point comparison (127
- * ns on the bench's descriptions at 1M). So a contract column of 8 values is judged 8 times, not read over a million
- * slots, and a description column of 108k values at 1M cases is read.
+ * it costs a random write per slot (at most half of them), a distinct value a code point comparison (many times
+ * dearer). So a contract column of a few values is judged a few times, not read over every slot, and a description
+ * column of a value per few slots is read (RANGE_SLOTS_PER_VALUE).
  */
 function rangePermutation(clause: FilterClause, column: DictColumn, operator: string, ctx: FilterContext): Permutation | undefined {
   const p = ctx.permutation(clause.field);
-  const manyValues = column.dict.length * 64 > ctx.size;
+  const manyValues = column.dict.length * RANGE_SLOTS_PER_VALUE > ctx.size;
   const stretch = RANGES.has(operator) || operator === 'startswith';
   return p && plainStrings(column, clause) && manyValues && stretch && stringStretchOperator(operator, clause.values) ? p : undefined;
 }
@@ -220,7 +221,7 @@ function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, 
 /**
  * The one or two codes a clause holds true on, when it is equality (eq, in, null, empty) on a column with a lookup
  * (a value has one code there): a pass comparing each slot's code with them then replaces the answer per code (an
- * array of the dictionary's length, a million for `id` at 1M, and a read of it at random per slot). Codes are
+ * array of the dictionary's length, one entry per case for `id`, and a read of it at random per slot). Codes are
  * repeated to make two; undefined otherwise. `-1` (no code) holds for no value.
  */
 export function fewCodes(clause: FilterClause, column: DictColumn, operator: string): [number, number] | undefined {
@@ -322,11 +323,10 @@ export function nextUp(x: number): number {
 }
 
 // The passes below are the loops the engine runs most: no callback and no branch per slot (a shared callback is not
-// inlined, and a branch on random data is mispredicted half the time: together about 4x slower), and four slots per
-// 32-bit word of the mask, slot s in byte s & 3 (little-endian: the engine declines on other machines), which halves
-// a pass again (measured at 1M slots). Bytes at and past `n` are left alone. Each pass spells its four slots out: one
-// word loop taking the per-slot test as a function ran 1.7x slower (the function is not inlined), so the loops repeat
-// on purpose.
+// inlined, and a branch on random data is mispredicted half the time: together several times slower), and four slots
+// per 32-bit word of the mask, slot s in byte s & 3 (little-endian: the engine declines on other machines), which
+// halves a pass again. Bytes at and past `n` are left alone. Each pass spells its four slots out: one word loop taking
+// the per-slot test as a function ran slower (the function is not inlined), so the loops repeat on purpose.
 
 /** The mask as 32-bit words over the same bytes (its length is a multiple of 4). */
 const wordsOf = (mask: Uint8Array) => new Uint32Array(mask.buffer, mask.byteOffset, mask.length >>> 2);
@@ -459,10 +459,10 @@ function sameAs(mask: Uint8Array, clause: FilterClause, column: MemoryColumn, ne
     // strings (or both null): code point equality is ===
     const x = column.codes;
     const y = other.codes;
-    if (column.allStrings && other.allStrings && other.index && column.dict.length * 64 <= n) {
+    if (column.allStrings && other.allStrings && other.index && column.dict.length * SAMEAS_LOOKUP_SLOTS <= n) {
       // each value of one column is one code of the other (null is code 0 in both): compare codes, not texts. A
-      // lookup per distinct value (hashing the string) costs about as much as 64 slots of the loop below, which reads
-      // length bytes: measured at 1M, `description` (some 100k values) against `id` took 60 ms this way, 10 ms below
+      // lookup per distinct value (hashing the string) costs about as much as SAMEAS_LOOKUP_SLOTS slots of the loop
+      // below, which reads length bytes
       const toOther = new Int32Array(column.dict.length).fill(-1);
       toOther[0] = 0;
       for (let c = 1; c < column.dict.length; c++) toOther[c] = other.index.get(column.dict[c] as string) ?? -1;

@@ -14,11 +14,8 @@ import { compareOn, sameOn, slotComparator, walk, walkBack, walkMask } from './o
 import { sortRange } from './sort-range.ts';
 import { longRuns, zoneWalk } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
+import { BUCKET_INTEGERS as SMALL, COMPARE_COST, MAX_BUCKETS } from './tuning.ts';
 
-/** A comparison costs about this many slots walked (measured at 100k). */
-const COMPARE_COST = 4;
-/** Leading-key combinations beyond this are walked as runs of the first key rather than bucketed. */
-const MAX_BUCKETS = 256;
 
 export interface PageInput {
   ctx: OrderContext;
@@ -55,8 +52,8 @@ export interface PageInput {
 
 /**
  * The cost of sorting the matches, as for a whole sort: sortRange takes about 3n comparisons for a page, but with 3n
- * here strings' pages chose sorting where walking was faster (at 1M, `shortDescription lt` p99 2.4-2.9 to 9-21 ms),
- * a comparison of strings costing well over COMPARE_COST slots walked.
+ * here strings' pages chose sorting where walking was faster (`filter[shortDescription][lt]`'s p99 grew several
+ * times), a comparison of strings costing well over COMPARE_COST slots walked.
  */
 const sortCost = (n: number) => n * Math.log2(n + 2) * COMPARE_COST;
 /** Slots walked for the matches [from, to) of `among`: from whichever end of the list is nearer. */
@@ -155,8 +152,6 @@ function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: nu
   }
   return out;
 }
-
-const SMALL = 1024;
 
 /** Every matched value is null or an integer in [0, SMALL). */
 function smallIntegers(values: Float64Array, matched: Uint32Array): boolean {

@@ -1,11 +1,11 @@
 // The records of a page as the UTF-8 bytes of a JSON array, written from the engine's columns (D-84): the columns hold
-// every field of a case, so a page needs no read of SQLite (at 1M cases those reads went to disk). The text is the
+// every field of a case, so a page needs no read of SQLite (on a large table those reads go to disk). The text is the
 // records as SQLite holds them (the same JSON as `fromSql`'s values, test/sandbox.json-page.test.ts), fields in the
 // table's order. Bytes are written straight into one buffer: building each record as a string, joining the strings
-// and encoding the join took 3 to 4 times as long (a string joined of pieces is flattened again for the encoder).
+// and encoding the join took several times as long (a string joined of pieces is flattened again for the encoder).
 // Bytes that repeat are kept and copied whole: a key with the value of a few-valued column after it, a key with
 // `null`, and the text of an instant equal to the one written just before it (a case's `created` is its
-// `createdAt`, D-03); at 100k, these made a page of 200 about 25 % faster.
+// `createdAt`, D-03).
 import type { Column } from '../columns.ts';
 import { codeBytes } from './columns.ts';
 import type { MemoryColumn } from './columns.ts';

@@ -9,14 +9,8 @@ import type { MemoryColumn } from './columns.ts';
 import { applyClause, countMask, keepHits, sameAsSlot, sameKinds } from './filter.ts';
 import type { FilterContext } from './filter.ts';
 import type { CountedClause } from './scope-counts.ts';
+import { SAME_WALK_SHARE } from './tuning.ts';
 
-/**
- * A page walked testing `sameas` per slot: at most this share of the slots (set from figures at 1M, D-84). With the
- * pair's slots kept, the pass reads that mask instead of both columns (about 2 ms less at 1M) and is the cheaper
- * beyond a 32nd of the slots (at 1M, status sameas priority, page 10 of 200 in a customer's scope: walked 1.4 ms, by
- * the pass 1.1).
- */
-const SAME_WALK_SHARE = { read: 1 / 8, kept: 1 / 32 };
 
 interface SamePair {
   same(slot: number): boolean;
@@ -121,7 +115,7 @@ export function sameCounted(clause: FilterClause, ctx: FilterContext, sets: Same
   if (alive.sames.count(key) === undefined) {
     markSame(alive.bits);
     // a pair the same at some slots only (status and priority) is kept as a mask too, which a list's pass then reads
-    // instead of both columns (at 1M, two columns of numbers took about 2 ms; the mask costs 1 byte a slot)
+    // instead of both columns (the mask costs 1 byte a slot)
     const count = countMask(scratch, size);
     alive.sames.keep(key, same, count, count > 0 && count < alive.count ? scratch.slice() : undefined);
     for (const s of sets.scopes) s.sames.keep(key, same, countBoth(scratch, s.bits, size));

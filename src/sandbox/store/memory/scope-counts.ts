@@ -3,7 +3,7 @@
 // calls leave before it changes an in-scope slot and enter after), so a list whose one clause is on such a column
 // sums the counts of the values that pass for its exact totalCount, and walks its page reading the slot's value,
 // without a pass over every slot. Every other column but the id (many-valued dictionaries, datetimes) has its nulls
-// counted, so that `null` and its negation are answered alike: at 1M a pass over a half-null column took 2-3 ms. A
+// counted, so that `null` and its negation are answered alike, without a pass over the column. A
 // many-valued dictionary of at most one value per 8 slots is also counted per value once a text test on it asks.
 import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
@@ -11,20 +11,16 @@ import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
 import { isNullAt } from './columns.ts';
 import { applyClause, codeAnswers, fewCodes, keepCodes } from './filter.ts';
 import type { FilterContext } from './filter.ts';
+import { COUNTED_CODES, COUNTED_INTEGERS as SMALL, MANY_CODES_SLOTS } from './tuning.ts';
 
-/** Largest dictionary whose codes a scope counts (32 scopes x 4 bytes per code and column). */
-const COUNTED_CODES = 65_536;
 /**
- * A dictionary of more values (not the id) holding at most one value per MANY_CODES_SLOTS slots is counted too, from
- * the first list whose clause on it is judged per value (codeAnswers: text tests, `in` of more than two values), as
- * that judgement already reads every value: the total is then a sum over the values, not a pass over the slots. At
- * 1M the bench's descriptions (108k values) gained 1-1.6 ms; its short descriptions and incidents (300k) lost up to
- * 1.7 ms, the sum and the page's walk costing more than the pass they save. Equality and `null` are not counted so:
- * a pass comparing codes (fewCodes), or the nulls counted, answer them faster.
+ * Integers 0..SMALL-1 are counted each; then null, then any other value (which stops the one-clause answer). A
+ * dictionary of more values than COUNTED_CODES (not the id) holding at most one value per MANY_CODES_SLOTS slots is
+ * counted too, from the first list whose clause on it is judged per value (codeAnswers: text tests, `in` of more than
+ * two values), as that judgement already reads every value: the total is then a sum over the values, not a pass over
+ * the slots. Equality and `null` are not counted so: a pass comparing codes (fewCodes), or the nulls counted, answer
+ * them faster.
  */
-const MANY_CODES_SLOTS = 8;
-/** Integers 0..SMALL-1 are counted each; then null, then any other value (which stops the one-clause answer). */
-const SMALL = 1024;
 const NULL_AT = SMALL;
 const OTHER_AT = SMALL + 1;
 

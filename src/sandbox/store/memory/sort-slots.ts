@@ -1,8 +1,6 @@
 // A merge sort of slots that yields now and then, so a large table's permutations can be built in the background
 // between requests (decision D-84): runs of RUN slots are sorted natively, then merged pairwise.
-// Runs of 1,024: a run of 8,192 strings sorted by code point took one step of about 130 ms at 1M cases.
-const RUN = 1024;
-const YIELD_EVERY = 8192;
+import { SORT_RUN as RUN, SORT_YIELD_EVERY as YIELD_EVERY } from './tuning.ts';
 
 export function* sortSlots(slots: Uint32Array, compare: (a: number, b: number) => number): Generator<void, Uint32Array> {
   const n = slots.length;

@@ -2,8 +2,8 @@
 // range, a prefix, `in` or null selects lie in a few stretches of the permutation's positions, found by binary
 // search; so do those of a text test that holds for a few distinct values (each value's stretch). A list with that
 // one clause visits the shorter side (the stretches, or every other position) and marks the mask and counts as it
-// goes, instead of passes over every slot: at 1M slots a pass over a datetime column with its count costs about
-// 2.3 ms, a visit of 250k positions in random order about 1.2 ms, of 10k about 0.1 ms.
+// goes, instead of passes over every slot (VISIT_SHARE: a position visited in random order costs a few slots of a
+// pass).
 import { compareCodePoints } from '../../../grammar/compare.ts';
 import { positiveOf } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
@@ -15,13 +15,7 @@ import { firstWhere } from './order.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { StretchCounts } from './stretch-counts.ts';
 import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretches.ts';
-
-/** Beyond this share of the slots, the shorter side is visited in more time than a pass over the slots takes. */
-const VISIT_SHARE = 1 / 4;
-/** `in` with more values than this is judged by a pass. */
-const MAX_IN = 64;
-/** A text test that holds for more values than this is judged by a pass (each value costs two binary searches). */
-const MAX_TEXT_VALUES = 256;
+import { MAX_IN, MAX_TEXT_VALUES, VISIT_SHARE } from './tuning.ts';
 
 export interface StretchAnswer {
   permutation: Permutation;
@@ -223,7 +217,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  * stretchTest's value test for a string column (null first, then code point order), when the stretch holds whole runs
  * of equal values: the slot's value between the ends' values. JavaScript's `<` on strings compares code units, the
  * same order as code points for two strings without surrogates, at a fraction of the cost of the permutation's
- * comparator (10-15 ns a slot against 50-100), so a counted walk of a string range is taken as deep as a number's; a
+ * comparator (several times less), so a counted walk of a string range is taken as deep as a number's; a
  * value with surrogates (or that `plain` leaves out for other reasons) is compared by code point.
  */
 function stringInside(column: DictColumn, slots: Uint32Array, length: number, from: number, to: number): ((slot: number) => boolean) | undefined {

@@ -1,17 +1,12 @@
 // How many slots of one account scope lie in each block of a permutation's positions (decision D-84): a clause that
 // selects a long stretch of its field's permutation (a range over half the cases) is then counted from the blocks it
-// covers and a scan of its two ends, instead of a pass over every slot (at 1M cases a pass with its count took 2-5 ms;
-// this takes 10-40 µs). Kept exact by every write: a slot taken out of, or put into, the permutation shifts
+// covers and a scan of its two ends, instead of a pass over every slot (BLOCK trades the end scans against the cost of every
+// write). Kept exact by every write: a slot taken out of, or put into, the permutation shifts
 // the positions after it by one, so one slot crosses each later block boundary; a slot that joins or leaves the
 // scope changes its own block.
 import type { Permutation } from './order.ts';
+import { BLOCK } from './tuning.ts';
 
-/**
- * Positions per block. A write moves a slot in the permutations of the fields it changes, and each move reads one slot
- * per later block boundary at a random place: at 1M slots, blocks of 1,024 cost 100-250 µs per move and per scope, of
- * 4,096 (245 blocks) a quarter of that, while a count's two end scans (at most 8,192 slots) take some 10-40 µs.
- */
-export const BLOCK = 4096;
 
 export class StretchCounts {
   /** blocks[k]: the in-scope slots at positions [k x block, (k + 1) x block). */

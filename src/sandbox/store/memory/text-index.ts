@@ -4,29 +4,21 @@
 // A match cannot cross a separator when the needle holds none, so every hit lies inside one value, found by a binary
 // search of the value offsets; values that hold the separator themselves, and the newest values not yet joined, are
 // tested one by one with the same JavaScript string tests the grammar uses (includes/startsWith/endsWith).
-// `indexOf` reads the whole text (about 5 ms for the 10 MB of 1M ids), so each chunk also keeps, per block of its
+// `indexOf` reads the whole text (every id joined, for `id`), so each chunk also keeps, per block of its
 // text, a filter of the 4-character grams that start there (a Bloom filter of one bit per gram, as ClickHouse's
 // ngrambf index): a needle of 4 or more characters is searched only in the blocks that may hold all its grams.
 import { fnv1a } from './hash.ts';
+import { GRAM, GRAM_BLOCK as BLOCK, GRAMS_PER_STEP, TEXT_FILL_CHUNK as FILL_CHUNK, TEXT_MAX_CHUNKS as MAX_CHUNKS, TEXT_TAIL_MAX as TAIL_MAX } from './tuning.ts';
 
 /**
  * A character one byte wide in V8's strings and met in no ordinary text: a chunk of Latin-1 values joined with it is
- * a one-byte string, half the memory of one joined with a two-byte separator (at 1M cases 13 MB less heap, from the
+ * a one-byte string, half the memory of one joined with a two-byte separator (the
  * ids' and incidents' chunks; a chunk holding any wider character stays two-byte). Values that hold it are tested
  * one by one, and so is every value for a needle that holds it.
  */
 export const SEP = '\u0001';
-/**
- * New values are joined into a chunk once this many have arrived; beyond MAX_CHUNKS chunks, the small ones (written
- * after the fill) are merged into one. The fill joins FILL_CHUNK values per chunk, yielding between them.
- */
-const TAIL_MAX = 2048;
-const MAX_CHUNKS = 24;
-const FILL_CHUNK = 65_536;
 
-/** Characters per gram, per block of a chunk's text, and bits per block's filter (a quarter of a byte per character). */
-const GRAM = 4;
-const BLOCK = 4096;
+/** Bits per block's filter (a quarter of a byte per character). */
 const FILTER_BITS = BLOCK * 2;
 const FILTER_BYTES = FILTER_BITS / 8;
 
@@ -52,9 +44,6 @@ function gramBit(text: string, at: number): number {
   return h & (FILTER_BITS - 1);
 }
 
-/** Characters whose grams the fill sets per step (about 2 ms): a chunk's filters took up to 50 ms at 1M. */
-const GRAMS_PER_STEP = 1 << 18;
-
 const noGrams = (text: string) => new Uint8Array(Math.ceil(text.length / BLOCK) * FILTER_BYTES);
 
 /** Set the filter bits of the grams that start in text[from, to). */
@@ -66,9 +55,8 @@ function setGrams(grams: Uint8Array, text: string, from: number, to: number): vo
 }
 
 /**
- * A character wider than one byte. A joined string holding one is two bytes per character throughout: at 1M cases a
- * few wide values (`☕`) in each chunk doubled the chunks of short descriptions and descriptions (23 and 15 MB), so
- * those values are joined in chunks of their own.
+ * A character wider than one byte. A joined string holding one is two bytes per character throughout: a few wide
+ * values (`☕`) in each chunk would double the chunks of short descriptions and descriptions, so those values are joined in chunks of their own.
  */
 const WIDE = /[^\u0000-\u00ff]/;
 

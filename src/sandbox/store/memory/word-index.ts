@@ -3,20 +3,14 @@
 // occurs, inside one word, so the values that contain it are the values of the words that contain it. Texts written
 // from a few phrases (descriptions) have far fewer words than values: the words are searched (a TextIndex of their
 // own), and each word found marks its values from its list. A needle found in nearly every value then costs a pass
-// over its words' lists, where the search of the joined values met it once per value (about 2.5 ms for 51k values).
+// over its words' lists, where the search of the joined values met it once per value.
 import { CodeIndex } from './code-index.ts';
 import { TextIndex } from './text-index.ts';
+import { WORD_FILL_STEP as FILL_STEP, WORD_JUDGED_AFTER as JUDGED_AFTER } from './tuning.ts';
 
 /** ASCII white space and punctuation: what ends a word. */
 const SEPARATOR = /[\t\n\v\f\r !-/:-@[-`{-~]/;
 const SEPARATORS = new RegExp(SEPARATOR.source, 'g');
-/** Values taken in per step of the fill. */
-const FILL_STEP = 65_536;
-/**
- * Past this many values, an index whose distinct words hold more than half as many characters as the distinct values
- * is dropped: searching the words would cost about as much as searching the values (ids: a value is one word).
- */
-const JUDGED_AFTER = 4096;
 
 /** A Uint32Array that grows by doubling. */
 class Growing {
@@ -39,8 +33,8 @@ export class WordIndex {
   private codeOfWord = new CodeIndex(this.words);
   private search = new TextIndex(this.words);
   /**
-   * The values of each word, taken in by the fill, in one array (a typed array per word cost some 100 bytes each, at
-   * 1M cases 300k words): word w's values, ascending, are codes[starts[w] .. starts[w + 1]). While the fill runs, the
+   * The values of each word, taken in by the fill, in one array (a typed array per word costs some 100 bytes each, and
+   * there are many words): word w's values, ascending, are codes[starts[w] .. starts[w + 1]). While the fill runs, the
    * pairs (word, value) are collected; `later` holds the values taken in after the fill, per word.
    */
   private starts = new Uint32Array(1);
@@ -80,7 +74,7 @@ export class WordIndex {
   mark(x: string, ok: Uint8Array): void {
     if (this.pairs) for (const _ of this.build()); // asked before the fill ended: end it now
     this.take(this.dict.length);
-    // the words that hold x, listed by the search rather than found by scanning an answer per word (300k at 1M)
+    // the words that hold x, listed by the search rather than found by scanning an answer per word (there are many)
     const found: number[] = [];
     this.search.mark('contains', x, new Uint8Array(this.words.length), found);
     const { starts, codes } = this;

@@ -6,17 +6,13 @@
 import type { MemoryColumn } from './columns.ts';
 import { runEnd, runStart, sameOn, walk, walkBack, walkMask } from './order.ts';
 import type { Permutation } from './order.ts';
+import { ZONED_WALK_BLOCKS } from './tuning.ts';
 
 /** A block's matches: none, counted by `matches`, or some (each slot tested). */
 export const NONE = 0;
 export const COUNTED = 1;
 export const SOME = 2;
 
-/**
- * A page whose plain walk is expected to test fewer slots than this many blocks' (16k at 1M, about 0.1 ms) walks them
- * rather than have counts per block made for it: making them is a pass over the permutation (at 1M, 7-28 ms).
- */
-export const ZONED_WALK_BLOCKS = 4;
 
 export interface Zones {
   /** Positions per block. */
