@@ -2,9 +2,7 @@
 // to sort than to walk needs only its own positions in order. Quickselect (Hoare's partition around a median of three)
 // goes into the sides that hold part of [from, to) and sorts natively each part that lies inside it: about 3n
 // comparisons for a page deep in n matches, against n log2 n for the whole sort (15n at 36k matches).
-
-/** Parts this short are sorted whole, wherever they lie. */
-const SMALL = 16;
+import { SORT_RANGE_SMALL as SMALL } from './tuning.ts';
 
 /**
  * Put into a[from, to) the elements a full sort of `a` by `compare` would put there, in that order (`compare` a
