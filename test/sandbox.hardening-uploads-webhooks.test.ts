@@ -138,6 +138,26 @@ describe('uploads', () => {
     }
   });
 
+  it('answers 400 to a body that ends inside a part, whichever part it is, and goes on answering', async () => {
+    const truncated = (parts: Array<[string[], string]>, last: string[]) =>
+      Buffer.concat([multipart(parts).subarray(0, -`--${BOUNDARY}--\r\n`.length), Buffer.from(`--${BOUNDARY}\r\n${last.join('\r\n')}\r\n\r\npartial`)]);
+    const bodies = [
+      truncated([], ['Content-Disposition: form-data; name="file"; filename="a.log"']),
+      truncated([], filePart()),
+      truncated([[filePart(), 'the file']], filePart([], 'other')),
+      truncated([[filePart([], 'other'), 'x']], filePart([], 'more')),
+    ];
+    for (const body of bodies) {
+      const refused = await postOnce(`${h.origin}${BASES.sandbox}/cases/${caseId}/attachments`, body, {
+        authorization: `Bearer ${h.tokens.sandbox.customer}`,
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.json.errors[0]).toMatchObject({ code: 'value_error', detail: 'body: Invalid multipart/form-data body' });
+    }
+    expect((await h.call('sandbox', 'customer', 'GET', `/cases/${caseId}`)).status).toBe(200);
+  });
+
   it('reads at most 100 parts: a `file` part after them is refused with a clear 400, and other parts are not kept (D-93)', async () => {
     const others = Array.from({ length: 100 }, (_, i): [string[], string] => [filePart([], `f${i}`), 'x'.repeat(1000)]);
     const refused = await upload([...others, [filePart(), 'late']]);

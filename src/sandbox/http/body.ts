@@ -112,7 +112,10 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
     let found: UploadedFile | undefined;
     let tooLarge = false;
     let tooMany = false;
+    let broken = false;
     parser.on('file', (name, stream, filename, _encoding, mimeType) => {
+      // a body that ends inside this part fails the part too: the parser's own 'error' below answers it
+      stream.on('error', () => undefined);
       if (name !== 'file' || found || tooLarge) {
         stream.resume();
         return;
@@ -136,9 +139,11 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
       tooMany = true;
     });
     parser.on('error', () => {
+      broken = true; // 'finish' may follow: the body is still refused
       readAll(req, 0).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
     });
     parser.on('finish', () => {
+      if (broken) return;
       if (tooLarge) reject(new ApiError(413, { detail: `body.file: larger than ${FILE_LIMIT} bytes`, code: 'payload_too_large' }));
       else if (found) resolve(found);
       else if (tooMany) reject(badRequest(`body: more than ${MAX_PARTS} parts; the part \`file\` must be among the first ${MAX_PARTS}`, 'value_error'));
