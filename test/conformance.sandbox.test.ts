@@ -21,8 +21,31 @@ describe('care-conformance against the reference sandbox', () => {
   let run: { code: number; stdout: string; stderr: string };
   const dir = mkdtempSync(join(tmpdir(), 'care-conformance-sandbox-'));
 
+  let before: Record<string, number>;
+  let token: string;
+  /** Totals the customer sees: cases, cases marked [conformance], those not closed, subscriptions, unrevoked keys. */
+  const counts = async () => {
+    const lists = {
+      cases: '/cases',
+      marked: '/cases?filter[shortDescription][startswith]=%5Bconformance%5D',
+      openMarked: '/cases?filter[shortDescription][startswith]=%5Bconformance%5D&filter[status][ne]=3',
+      webhooks: '/webhooks',
+      keys: '/apikeys?filter[revokedAt][null]',
+    };
+    const out: Record<string, number> = {};
+    for (const [name, path] of Object.entries(lists)) {
+      const r = await fetch(`${sandbox.config.baseUrl}${path}${path.includes('?') ? '&' : '?'}page[size]=1`, { headers: { authorization: `Bearer ${token}` } });
+      out[name] = ((await r.json()) as any).meta.page.totalCount;
+    }
+    return out;
+  };
+
   beforeAll(async () => {
     sandbox = await startSandbox('sandbox');
+    const c = sandbox.config;
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: c.customer.apiKeyId, client_secret: c.customer.apiKeySecret, audience: 'sandbox' });
+    token = ((await (await fetch(`${c.authUrl}/oauth/token`, { method: 'POST', body })).json()) as any).access_token;
+    before = await counts();
     run = await runCli(['--config', sandbox.configFile, '--json', join(dir, 'report.json'), '--junit', join(dir, 'junit.xml'), '--delivery-timeout', '10000']);
     report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
   }, 180_000);
@@ -45,6 +68,14 @@ describe('care-conformance against the reference sandbox', () => {
     expect(pairs.length).toBeGreaterThan(300);
     expect(pairs.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.reason ?? r.failure?.why}`)).toEqual([]);
     expect(run.stdout).toMatch(new RegExp(`discriminated: ${pairs.length} of ${pairs.length} field/operator pairs .*\\(0 not discriminated\\)`));
+  });
+
+  it('leaves nothing behind: every case it created starts with [conformance] and is closed; no subscription or key stays (issue 40)', async () => {
+    const after = await counts();
+    expect(after.cases - before.cases).toBeGreaterThan(20);
+    expect(after.marked - before.marked).toBe(after.cases - before.cases);
+    expect({ openMarked: after.openMarked, webhooks: after.webhooks, keys: after.keys }).toEqual({ openMarked: before.openMarked, webhooks: before.webhooks, keys: before.keys });
+    expect(report.left).toEqual({ webhooks: 0, keys: 0, cases: 0, problems: [] });
   });
 
   it('covers every area, and never prints a secret', () => {

@@ -178,7 +178,10 @@ describe('the suite survives a target that is down', () => {
     const report = await runSuite({ config: validateConfig({ environment: 'sandbox', baseUrl: `http://127.0.0.1:${port}`, customer: { token: TOKEN, contracts: ['CT1'] } }), allowWrites: false, stateless: true, areas: ['auth'], listen: '127.0.0.1:0', deliveryTimeoutMs: 100 });
     server.close();
     expect(report.ok).toBe(false);
-    expect(report.results.find((r) => r.id === 'auth.no-token')?.failure?.why).toMatch(/error:/);
+    // One result, the preflight's, saying why the run stopped (issue 40), not a failure per check.
+    expect(report.stopped?.kind).toBe('target');
+    expect(report.stopped?.why).toMatch(/^cannot reach the target for GET \//);
+    expect(report.results.map((r) => `${r.id} ${r.status}`)).toEqual(['operations.preflight failed']);
   });
 });
 
