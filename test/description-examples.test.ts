@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datetimeMillis } from '../src/grammar/coerce.ts';
 import { bundlePath, deref, loadSpec, validatorFor } from '../src/spec/index.ts';
 import type { CareSpec, Environment } from '../src/spec/types.ts';
+import { deepObject, exampleOf, exampleRequests, type ExampleRequest } from './helpers/examples.ts';
 import { BASES, responseProblems, send, startHarness } from './helpers/sandbox.ts';
 import type { Answer, Harness } from './helpers/sandbox.ts';
 
-const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 const ENVIRONMENTS: Environment[] = ['sandbox', 'production'];
 const specs = Object.fromEntries(ENVIRONMENTS.map((env) => [env, loadSpec(bundlePath(env))])) as Record<Environment, CareSpec>;
 
@@ -22,84 +22,6 @@ beforeAll(async () => {
   h = await startHarness({ seedCases: 300, deliver: false });
 });
 afterAll(async () => h?.close());
-
-/** The example of a schema (its own, else composed from its properties', as tools compose a body). */
-function exampleOf(spec: CareSpec, raw: any, depth = 0): unknown {
-  if (!raw || typeof raw !== 'object' || depth > 8) return undefined;
-  if ('example' in raw) return raw.example;
-  const schema = deref(spec.document, raw);
-  if (!schema || typeof schema !== 'object') return undefined;
-  if ('example' in schema) return schema.example;
-  if (schema.properties) {
-    const body: Record<string, unknown> = {};
-    for (const [name, property] of Object.entries<any>(schema.properties)) {
-      const value = exampleOf(spec, property, depth + 1);
-      if (value !== undefined) body[name] = value;
-    }
-    return body;
-  }
-  return undefined;
-}
-
-interface ExampleRequest {
-  env: Environment;
-  operationId: string;
-  method: string;
-  path: string;
-  query: string;
-  headers: Record<string, string>;
-  body?: string | FormData;
-}
-
-/** `filter[status][eq]=10` from `{ status: { eq: '10' } }` (deepObject, explode). */
-function deepObject(name: string, value: unknown): string[] {
-  if (value === null || typeof value !== 'object') return [`${encodeURIComponent(name)}=${encodeURIComponent(String(value ?? ''))}`];
-  return Object.entries(value).flatMap(([key, inner]) => deepObject(`${name}[${key}]`, inner));
-}
-
-function queryPart(parameter: any, value: unknown): string[] {
-  if (parameter.style === 'deepObject') return deepObject(parameter.name, value);
-  if (Array.isArray(value)) return [`${encodeURIComponent(parameter.name)}=${value.map((v) => encodeURIComponent(String(v))).join(',')}`];
-  return [`${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(value))}`];
-}
-
-/** Each operation of the environment's bundle as its examples make it. */
-function exampleRequests(env: Environment): ExampleRequest[] {
-  const spec = specs[env];
-  const requests: ExampleRequest[] = [];
-  for (const [path, rawItem] of Object.entries<any>(spec.document.paths)) {
-    const item = deref(spec.document, rawItem);
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!operation) continue;
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: any) => deref(spec.document, p));
-      let url = path;
-      const query: string[] = [];
-      const headers: Record<string, string> = {};
-      for (const parameter of parameters) {
-        const value = parameter.example ?? exampleOf(spec, parameter.schema);
-        if (value === undefined) continue;
-        if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, encodeURIComponent(String(value)));
-        else if (parameter.in === 'query') query.push(...queryPart(parameter, value));
-        else if (parameter.in === 'header') headers[parameter.name] = String(value);
-      }
-      let body: string | FormData | undefined;
-      const content = deref(spec.document, operation.requestBody)?.content ?? {};
-      if (content['application/json']) {
-        const media = content['application/json'];
-        const value = media.example ?? Object.values<any>(media.examples ?? {})[0]?.value ?? exampleOf(spec, media.schema);
-        body = JSON.stringify(value);
-        headers['content-type'] = 'application/json';
-      } else if (content['multipart/form-data']) {
-        const form = new FormData();
-        form.append('file', new Blob([Buffer.from('printer log\n')], { type: 'text/plain' }), 'printer.log');
-        body = form;
-      }
-      requests.push({ env, operationId: operation.operationId, method: method.toUpperCase(), path: url, query: query.join('&'), headers, body });
-    }
-  }
-  return requests;
-}
 
 /** Writes that make things first (their ids are the next examples), reads and changes next, deletions last, and
  * last of all the revocation of the partner's own key (the example names it), after which its token is refused. */
@@ -144,7 +66,7 @@ describe('the description\'s request examples, sent to the sandbox of their envi
 
   for (const env of ENVIRONMENTS) {
     it(`${env}: every operation's example request is accepted, and answered as described`, async () => {
-      const requests = exampleRequests(env).sort((a, b) => ORDER(a) - ORDER(b));
+      const requests = exampleRequests(specs[env], env).sort((a, b) => ORDER(a) - ORDER(b));
       expect(requests.length).toBeGreaterThan(env === 'sandbox' ? 25 : 20);
       const refused: string[] = [];
       for (const request of requests) {

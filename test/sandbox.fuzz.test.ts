@@ -1,11 +1,14 @@
 // Fuzzing from the description (fast-check): 5,000+ requests to every operation in both environments, valid and
 // invalid (wrong types, missing and unknown fields, unknown filter fields and operators, malformed JSON, huge bodies,
 // odd unicode, foreign ids, bad tokens). Every answer: no 5xx, the env header, the envelope, a declared status and a
-// body valid against the description; a rejected request writes nothing.
+// body valid against the description; a rejected request writes nothing. Then the stateful part (issue 38): the
+// description's OpenAPI `links` are followed, create then act on what was created, every link of each environment's
+// bundle at least once and in drawn orders after that, each answer checked against the description.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deref } from '../src/spec/index.ts';
-import type { Environment, OperationSpec } from '../src/spec/types.ts';
+import { bundlePath, deref, loadSpec } from '../src/spec/index.ts';
+import type { CareSpec, Environment, OperationSpec } from '../src/spec/types.ts';
+import { exampleRequests, type ExampleRequest } from './helpers/examples.ts';
 import { BASES, responseProblems, send, spec, startHarness } from './helpers/sandbox.ts';
 import type { Answer, Harness } from './helpers/sandbox.ts';
 
@@ -249,5 +252,198 @@ describe('fuzzing from the description', () => {
     // the generator reaches success and every kind of refusal
     for (const code of [200, 201, 400, 401, 403, 404]) expect(statuses.get(code) ?? 0, `status ${code}`).toBeGreaterThan(0);
   });
+});
 
+// ---------------------------------------------------------------------------------------------------------------
+// The links walk: a stateful fuzzer over the description's own `links`.
+
+interface DescribedLink {
+  from: string;
+  status: string;
+  name: string;
+  to: string;
+  parameters: Record<string, string>;
+}
+
+interface Step {
+  env: Environment;
+  operationId: string;
+  pathParams: Record<string, string>;
+  answer: Answer;
+}
+
+/** Its own sandbox: the fuzzing above revokes the demo keys on its way. */
+let w: Harness;
+
+const envSpecs = { production: loadSpec(bundlePath('production')), sandbox: loadSpec(bundlePath('sandbox')) } as Record<Environment, CareSpec>;
+
+/** Every link of a bundle, read from the responses of its operations. */
+function describedLinks(envSpec: CareSpec): DescribedLink[] {
+  const links: DescribedLink[] = [];
+  for (const op of envSpec.operations) {
+    const raw = deref(envSpec.document, envSpec.document.paths[op.path])[op.method];
+    for (const [status, response] of Object.entries<any>(raw.responses ?? {})) {
+      for (const [name, link] of Object.entries<any>(deref(envSpec.document, response).links ?? {})) {
+        const resolved = deref(envSpec.document, link);
+        links.push({ from: op.operationId, status, name, to: resolved.operationId, parameters: resolved.parameters ?? {} });
+      }
+    }
+  }
+  return links;
+}
+
+/** A link's runtime expression against the step that answered: `$response.body#/…`, `$request.path.…` or a constant. */
+function evaluate(expression: string, step: Step): string | undefined {
+  const body = /^\$response\.body#(.*)$/.exec(expression);
+  if (body) {
+    let node: any = step.answer.json;
+    for (const segment of body[1].split('/').slice(1)) node = node?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+    return node === undefined || node === null ? undefined : String(node);
+  }
+  const path = /^\$request\.path\.(.+)$/.exec(expression);
+  if (path) return step.pathParams[path[1]];
+  return expression;
+}
+
+/** The request of `operationId` made of the bundle's examples, its path parameters replaced by `pathParams`. */
+function requestFor(env: Environment, operationId: string, pathParams: Record<string, string>, examples: Map<string, ExampleRequest>): { url: string; init: RequestInit; pathParams: Record<string, string> } {
+  const op = envSpecs[env].operation(operationId);
+  const example = examples.get(operationId)!;
+  const names = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  const exampleValues = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(example.path.split('/').filter(Boolean)[op.path.split('/').filter(Boolean).indexOf(`{${name}}`)] ?? '')]));
+  const values = { ...exampleValues, ...pathParams };
+  let path = op.path;
+  for (const name of names) path = path.replace(`{${name}}`, encodeURIComponent(values[name]));
+  let body = example.body;
+  if (body instanceof FormData) {
+    body = new FormData();
+    body.append('file', new Blob([Buffer.from('links walk\n')], { type: 'text/plain' }), 'walk.log');
+  }
+  return {
+    url: `${w.origin}${BASES[env]}${path}`,
+    init: { method: example.method, headers: { authorization: `Bearer ${w.tokens[env].partner}`, ...example.headers }, body },
+    pathParams: values,
+  };
+}
+
+/** Roots of a walk: operations that make or list things (no path parameter), and in the sandbox the triggers,
+ * whose bodies name records of this harness's seed. */
+function rootSteps(env: Environment): string[] {
+  const roots = envSpecs[env].operations.filter((op) => !op.path.includes('{') && (op.method === 'post' || op.list));
+  // what makes things first, so the lists after them have something to link to
+  return [...roots.filter((op) => op.method === 'post'), ...roots.filter((op) => op.method !== 'post')].map((op) => op.operationId);
+}
+
+function triggerBody(env: Environment, operationId: string): string | undefined {
+  if (!operationId.startsWith('trigger')) return undefined;
+  const store = w.sandbox.svc.store;
+  const demo = w.sandbox.demo[env];
+  const cases = store.findAll('cases', env, { by: 'contract', values: demo.partner.contracts }).map((c) => c.record.id as string);
+  if (operationId === 'triggerCaseCommentCreated') {
+    const comment = store.findAll('comments', env, { by: 'case', values: cases })[0].record;
+    return JSON.stringify({ caseId: comment.case, commentId: comment.id });
+  }
+  if (operationId === 'triggerCaseAttachmentCreated') {
+    const attachment = store.findAll('attachments', env, { by: 'case', values: cases })[0].record;
+    return JSON.stringify({ caseId: attachment.case, attachmentId: attachment.id });
+  }
+  if (operationId === 'triggerCaseUpdated') return JSON.stringify({ caseId: cases[0], updated: ['status'] });
+  return JSON.stringify({ caseId: cases[0] });
+}
+
+/** Sends one step and checks its answer: no 5xx, a declared status, an answer valid against the description. */
+async function takeStep(env: Environment, operationId: string, pathParams: Record<string, string>, examples: Map<string, ExampleRequest>, trail: string[]): Promise<Step> {
+  const request = requestFor(env, operationId, pathParams, examples);
+  const body = triggerBody(env, operationId);
+  if (body) request.init.body = body;
+  const answer = await send(request.url, request.init);
+  const where = `${env} ${[...trail, operationId].join(' -> ')} ${request.init.method} ${request.url} -> ${answer.status} ${answer.text.slice(0, 300)}`;
+  expect(answer.status, where).toBeLessThan(500);
+  expect(responseProblems(envSpecs[env].operation(operationId), env, answer), where).toEqual([]);
+  return { env, operationId, pathParams: request.pathParams, answer };
+}
+
+/** The steps a link of `step`'s answer leads to, with the path parameters it gives (undefined when the answer has
+ * nothing there, as a link from an empty page). */
+function nextRequests(step: Step, links: DescribedLink[]): Array<{ link: DescribedLink; pathParams: Record<string, string> } > {
+  const found: Array<{ link: DescribedLink; pathParams: Record<string, string> }> = [];
+  for (const link of links.filter((l) => l.from === step.operationId && l.status === String(step.answer.status))) {
+    const pathParams: Record<string, string> = {};
+    let complete = true;
+    for (const [name, expression] of Object.entries(link.parameters)) {
+      const value = evaluate(expression, step);
+      if (value === undefined) complete = false;
+      else pathParams[name.replace(/^path\./, '')] = value;
+    }
+    if (complete) found.push({ link, pathParams });
+  }
+  return found;
+}
+
+/** Deletions and revocations go last among the links of one answer (the others act on what they would remove),
+ * what makes things first (the lists after them then have something to link to). */
+const destroys = (operationId: string) => operationId.startsWith('delete') || operationId.startsWith('revoke');
+const makes = (operationId: string) => operationId.startsWith('create') || operationId.startsWith('upload');
+const linkOrder = (operationId: string) => (makes(operationId) ? 0 : destroys(operationId) ? 2 : 1);
+
+describe('the links walk (stateful fuzzing from the description\'s links)', () => {
+  beforeAll(async () => {
+    w = await startHarness({ seedCases: 40, deliver: false });
+  });
+  afterAll(async () => w?.close());
+
+  for (const env of ['sandbox', 'production'] as Environment[]) {
+    it(`${env}: follows every link from what the roots make and list, each answer as described and accepted`, async () => {
+      const links = describedLinks(envSpecs[env]);
+      expect(links.length).toBeGreaterThan(env === 'sandbox' ? 30 : 20);
+      const examples = new Map(exampleRequests(envSpecs[env], env).map((r) => [r.operationId, r]));
+      const followed = new Set<string>();
+      const walk = async (step: Step, trail: string[]): Promise<void> => {
+        const next = nextRequests(step, links).sort((a, b) => linkOrder(a.link.to) - linkOrder(b.link.to));
+        for (const { link, pathParams } of next) {
+          const taken = await takeStep(env, link.to, pathParams, examples, [...trail, `${step.operationId}[${link.name}]`]);
+          // a link from a successful answer leads to a request the service accepts: create, then act on it
+          expect(taken.answer.status, `${env} ${trail.join(' -> ')} ${step.operationId} -[${link.name}]-> ${link.to} ${JSON.stringify(pathParams)}: ${taken.answer.text.slice(0, 300)}`).toBeLessThan(300);
+          followed.add(`${link.from} ${link.status} ${link.name}`);
+          await walk(taken, [...trail, step.operationId]);
+        }
+      };
+      for (const root of rootSteps(env)) {
+        const step = await takeStep(env, root, {}, examples, []);
+        expect(step.answer.status, `${env} root ${root}: ${step.answer.text.slice(0, 300)}`).toBeLessThan(300);
+        await walk(step, []);
+        // made once more and kept: the walk above deleted what it made, and the lists after it link from their items
+        if (envSpecs[env].operation(root).method === 'post') await takeStep(env, root, {}, examples, []);
+      }
+      const never = links.map((l) => `${l.from} ${l.status} ${l.name}`).filter((key) => !followed.has(key));
+      expect(never, 'links no walk followed').toEqual([]);
+    }, 120_000);
+
+    it(`${env}: drawn walks over everything made so far (delete, then read; revoke, then change) stay as described`, async () => {
+      const links = describedLinks(envSpecs[env]);
+      const examples = new Map(exampleRequests(envSpecs[env], env).map((r) => [r.operationId, r]));
+      const roots = rootSteps(env);
+      let steps = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...roots), fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), async (root, choices) => {
+          const pool: Step[] = [await takeStep(env, root, {}, examples, [])];
+          const gone = new Set<string>();
+          for (const choice of choices) {
+            const options = pool.flatMap((step) => nextRequests(step, links).map((next) => ({ step, ...next })));
+            if (options.length === 0) break;
+            const { step, link, pathParams } = options[choice % options.length];
+            const taken = await takeStep(env, link.to, pathParams, examples, [`${step.operationId}[${link.name}]`]);
+            steps++;
+            const touchesGone = Object.values(pathParams).some((id) => gone.has(id));
+            // only what a step of this walk deleted or revoked may be refused (404, 409, 400): the rest is accepted
+            if (!touchesGone) expect(taken.answer.status, `${env} ${step.operationId} -[${link.name}]-> ${link.to} ${JSON.stringify(pathParams)}: ${taken.answer.text.slice(0, 300)}`).toBeLessThan(300);
+            if (destroys(link.to) && taken.answer.status < 300) for (const id of Object.values(pathParams)) gone.add(id);
+            pool.push(taken);
+          }
+        }),
+        { numRuns: 40, seed: 20261126, endOnFailure: true },
+      );
+      expect(steps).toBeGreaterThan(100);
+    }, 180_000);
+  }
 });
