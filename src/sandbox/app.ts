@@ -20,6 +20,7 @@ import { createRouter, environmentOf } from './http/router.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';
 import type { DemoCredentials } from './seed.ts';
 import { serveStatic } from './static.ts';
+import { serveTryIt } from './try-it.ts';
 import { JsonText } from './store/json-page.ts';
 import { openSqliteStorage } from './store/sqlite.ts';
 import { rateLimiter } from './rate-limit.ts';
@@ -204,6 +205,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       res.end();
       return;
     }
+    // the docs' API console reads the demo keys of this sandbox (D-92)
+    if (req.method === 'GET' && serveTryIt(path, demo, res)) return;
     if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, res)) return;
     req.resume();
     sendError(res, requestId, new ApiError(404, { detail: `path: nothing at ${path}`, code: 'not_found' }));

@@ -213,7 +213,7 @@ export function typescriptSample(spec: CareSpec, op: OperationSpec): string {
   const pathParameters = parameters(spec, op).filter((p) => p.in === 'path');
   const examples = pathExamples(spec, op);
   // each path parameter from its variable (an id of your own data), the description's example as the default
-  const pathValues = Object.fromEntries(pathParameters.map((p) => [p.name, `process.env.${pathVariable(p.name)} ?? '${examples[p.name]}'`]));
+  const pathValues: Record<string, string> = Object.fromEntries(pathParameters.map((p) => [p.name, `process.env.${pathVariable(p.name)} ?? '${examples[p.name]}'`]));
   if (op.operationId === 'uploadCaseAttachment' || op.requestBody?.contentTypes.includes('multipart/form-data')) {
     lines.push(
       "const file = new File(['Printer log: error 49.4C02'], 'printer.log', { type: 'text/plain' });",

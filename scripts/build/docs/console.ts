@@ -1,4 +1,4 @@
-// The docs site's API console (try it, D-86): Swagger UI's standalone bundle beside the page, the description from
+// The docs site's API console (try it, D-92): Swagger UI's standalone bundle beside the page, the description from
 // description.js (shared with the reference page, so it works from file:// too). Served by the sandbox, the page
 // reads the demo keys from ./try-it.json, exchanges them for tokens of both environments and sends every request to
 // the sandbox it came from; opened elsewhere it shows the description and says where try-it works.
@@ -41,9 +41,21 @@ function consoleScript(): string {
         });
         node.servers.sort(function (a, b) { return (b.url.indexOf('/sandbox') >= 0) - (a.url.indexOf('/sandbox') >= 0); });
       }
+      if (node.style === 'deepObject' && node.example && typeof node.example === 'object') node.example = nested(node.example);
       for (var key in node) if (key !== 'servers') visit(node[key]);
     })(copy);
     return copy;
+  }
+  /** The reference page's flattened filter examples ({"status][eq": "10"}) nested again for editing. */
+  function nested(example) {
+    var out = {};
+    for (var key in example) {
+      var path = key.split('][');
+      var at = out;
+      for (var i = 0; i < path.length - 1; i++) at = at[path[i]] = at[path[i]] || {};
+      at[path[path.length - 1]] = example[key];
+    }
+    return out;
   }
   function exchange(origin, key, audience) {
     var form = new URLSearchParams({ grant_type: 'client_credentials', client_id: key.keyId, client_secret: key.secret, audience: audience });
@@ -76,7 +88,7 @@ function consoleScript(): string {
       spec: spec,
       dom_id: '#console',
       deepLinking: true,
-      docExpansion: 'none',
+      docExpansion: 'list',
       defaultModelsExpandDepth: -1,
       displayRequestDuration: true,
       tryItOutEnabled: !!tokens,

@@ -1,0 +1,25 @@
+// /docs/try-it.json: the demo keys the docs' API console exchanges for tokens (D-92). The sandbox prints the same
+// keys at start; they open demo data only. The console reads them only from the sandbox that serves it.
+import type { ServerResponse } from 'node:http';
+import type { DemoCredentials } from './seed.ts';
+
+export const TRY_IT_PATH = '/docs/try-it.json';
+
+/** The customer demo key of each environment, as the console needs it. */
+export function tryItConfig(demo: DemoCredentials) {
+  const key = (environment: 'sandbox' | 'production') => ({
+    name: demo[environment].customer.name,
+    keyId: demo[environment].customer.apiKeyId,
+    secret: demo[environment].customer.apiKeySecret,
+  });
+  return { sandbox: key('sandbox'), production: key('production') };
+}
+
+/** Answers GET /docs/try-it.json; false for any other path. */
+export function serveTryIt(pathname: string, demo: DemoCredentials, res: ServerResponse): boolean {
+  if (pathname !== TRY_IT_PATH) return false;
+  const text = JSON.stringify(tryItConfig(demo));
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.end(text);
+  return true;
+}
