@@ -90,7 +90,7 @@ describe('the contract gate', () => {
     expect(gate(changes, acknowledged, announced, removed, new Date('2027-06-01T00:00:00Z')).ok).toBe(true);
   });
 
-  it('passes an acknowledged change that codifies a decision the description cites at that place (D-90), and only then', () => {
+  it('passes an acknowledged change that codifies a decision the description cites at that place (D-91), and only then', () => {
     const head = structuredClone(base);
     head.components.parameters.CaseSort.schema.uniqueItems = true;
     const changes = diffDescriptions(base, head);

@@ -1,7 +1,7 @@
 // The gate (D-53): a breaking change passes only when it is acknowledged (named, with a reason) AND follows D-33:
 // the operation it touches is kept deprecated with a sunset date and declared `Deprecation`/`Sunset` headers, or
 // (for a removal) was already deprecated in the base with a sunset that has passed, or the head serves a new
-// path version (`/care/vN` with a higher N). One more route (D-89): a change that only writes into the schema a rule
+// path version (`/care/vN` with a higher N). One more route (D-91): a change that only writes into the schema a rule
 // the service already enforced under a decision (`codifies: D-nn`), when the description cites that decision at the
 // changed place or above it, so the rule was the contract before it was a keyword.
 import { deref } from '../spec/refs.ts';
