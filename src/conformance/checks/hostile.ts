@@ -122,7 +122,7 @@ export const hostileChecks: Check[] = [
     id: 'validation.prototype-keys',
     area: 'validation',
     title: 'Prototype keys (__proto__, constructor, prototype) in a JSON body are 400 extra_forbidden naming them, in every body',
-    statements: ['S7.status-400', 'S7.error-object', 'D-35.unknown-body'],
+    statements: ['S7.status-400', 'S7.error-object', 'D-35.unknown-body', 'D-87.hostile-bodies'],
     needs: ['writes', 'state'],
     cases: (ctx) => jsonBodies(ctx),
     async run(ctx, op) {
@@ -144,7 +144,7 @@ export const hostileChecks: Check[] = [
     id: 'validation.deep-json',
     area: 'validation',
     title: `JSON nested beyond the declared depth is 400 too_deep, ${DEEP} deep too (not a 5xx), and the service answers afterwards`,
-    statements: ['S7.status-400', 'S1.error-envelope'],
+    statements: ['S7.status-400', 'S1.error-envelope', 'D-87.hostile-bodies'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const body = await validBody(ctx, 'createCase');
@@ -176,7 +176,7 @@ export const hostileChecks: Check[] = [
     id: 'operations.malformed-targets',
     area: 'operations',
     title: 'Malformed request targets (absolute-form that is no URL, bad escapes in and outside the API) are answered with 4xx, and the service answers afterwards',
-    statements: ['S7.status-400', 'S1.error-envelope', 'S7.error-env-header', 'D-69.head-and-percent', 'D-70.http-layer-errors'],
+    statements: ['S7.status-400', 'S1.error-envelope', 'S7.error-env-header', 'D-69.head-and-percent', 'D-70.http-layer-errors', 'D-89.malformed-requests'],
     needs: ['state'], // a plain mock may die of them (issue 35): not something a stateless run does to it
     async run(ctx) {
       const list = ctx.path('listCases');
@@ -206,7 +206,7 @@ export const hostileChecks: Check[] = [
     id: 'resources.interleaved-write',
     area: 'resources',
     title: "An acknowledged PATCH is what is stored when another PATCH lands between its headers and its body, and each answer is a state that was stored",
-    statements: ['S4.case-crud', 'D-02.success-codes'],
+    statements: ['S4.case-crud', 'D-02.success-codes', 'D-88.last-write-wins'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const contract = await ctx.fixtures.contract();
