@@ -1,12 +1,15 @@
 // The platform team's first hour (issue 36): the CI job of docs/conformance.md ("In CI"), taken from the Markdown and
 // run as written with bash. It installs @care-api/sandbox and @care-api/conformance from their tarballs, starts the
 // sandbox, runs the suite with JUnit output, then the same suite against a deployment: once a production one (a
-// second sandbox, whose data must be unchanged: read-only), once one that breaks the contract (the job must fail).
+// second sandbox, whose data must be unchanged: read-only), once one that breaks the contract (the same sandbox behind
+// the mutation tests' fault proxy, answering totalCount one too high: the job must fail).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../src/spec/index.ts';
+import { FAULTS } from './mutation/faults.ts';
+import { FaultProxy } from './mutation/proxy.ts';
 import { installProject, packWorkspaces, removeTemporaryDirs, reuseSqliteBinary, type PackedTarball } from './support/packed-project.ts';
 
 const guide = readFileSync(join(repoRoot, 'docs/conformance.md'), 'utf8');
@@ -112,13 +115,15 @@ describe('the CI recipe of docs/conformance.md, run as written', () => {
     expect(await counts()).toEqual(before);
   }, 900_000);
 
-  it('fails the job when a check fails: a deployment that answers as the other environment', async () => {
-    // the deployment's production API presented as a sandbox: every X-CareAPI-Env it answers is wrong
-    const broken = { ...deployment.config, environment: 'sandbox' };
+  it('fails the job when a check fails: a deployment whose lists count one too many', async () => {
+    const proxy = new FaultProxy(deployment.origin);
+    proxy.fault = FAULTS.find((f) => f.name === 'total-count-off-by-one')!;
+    const origin = await proxy.start();
     const brokenFile = join(dir, 'broken.json');
-    writeFileSync(brokenFile, JSON.stringify(broken));
-    const { code, output } = await runRecipe({ CARE_PACKAGES: dirname(packs.get('@care-api/sandbox')!.file), CARE_TARGET_CONFIG: brokenFile });
-    expect(code, output.slice(-4000)).toBe(1);
+    const swap = (url: string) => url.replace(deployment.origin, origin);
+    writeFileSync(brokenFile, JSON.stringify({ ...deployment.config, baseUrl: swap(deployment.config.baseUrl), authUrl: swap(deployment.config.authUrl) }));
+    const { code, output } = await runRecipe({ CARE_PACKAGES: dirname(packs.get('@care-api/sandbox')!.file), CARE_TARGET_CONFIG: brokenFile }).finally(() => proxy.close());
+    expect(code, output.slice(-4000)).toBe(1); // a failed check (2 would be a usage or configuration error)
     expect(readFileSync(join(dir, 'junit-sandbox.xml'), 'utf8')).not.toMatch(/<failure/); // its own sandbox passed
     expect(readFileSync(join(dir, 'junit-deployment.xml'), 'utf8')).toMatch(/<failure/);
     expect(existsSync(join(dir, 'sandbox.json'))).toBe(true);
