@@ -29,7 +29,13 @@ describe('Retry-After on 429 (D-31)', () => {
     await sandbox?.stop();
   });
 
-  const run = (config: TargetConfig) => runSuite({ config, allowWrites: false, stateless: false, areas: [], listen: '127.0.0.1:0', deliveryTimeoutMs: 5_000 }, check);
+  /** The run's results after its preflight (issue 40), which must pass. */
+  const run = async (config: TargetConfig) => {
+    const report = await runSuite({ config, allowWrites: false, stateless: false, areas: [], listen: '127.0.0.1:0', deliveryTimeoutMs: 5_000 }, check);
+    const [preflight, ...results] = report.results;
+    expect(`${preflight.id} ${preflight.status}`).toBe('operations.preflight passed');
+    return { ...report, results };
+  };
 
   it('passes against a sandbox that limits, having seen 429s', async () => {
     const report = await run(direct);

@@ -25,8 +25,13 @@ describe('stateful run against the reference sandbox', () => {
     await sandbox?.stop();
   });
 
-  const run = (seed: number, runs = 100) =>
-    runSuite({ config, allowWrites: false, stateless: false, areas: [], listen: '127.0.0.1:0', deliveryTimeoutMs: 5_000, stateful: { runs, seed } }, []);
+  /** The run's results after its preflight (issue 40), which must pass. */
+  const run = async (seed: number, runs = 100) => {
+    const report = await runSuite({ config, allowWrites: false, stateless: false, areas: [], listen: '127.0.0.1:0', deliveryTimeoutMs: 5_000, stateful: { runs, seed } }, []);
+    const [preflight, ...results] = report.results;
+    expect(`${preflight.id} ${preflight.status}`).toBe('operations.preflight passed');
+    return { ...report, results };
+  };
 
   it('agrees with the model on a bounded number of random sequences', async () => {
     // the run's fixed seed (D-83); CARE_FC_SEED=random draws a new one
