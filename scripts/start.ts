@@ -95,15 +95,17 @@ const afreshLine = inMemory ? '' : `  To start afresh: npm start -- --reset (del
 
 const sandbox = spawn(process.execPath, [sandboxBin, ...args.sandboxArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
 const mocks: RunningMock[] = [];
-let stopping = false;
+const sandboxExited = new Promise<number | null>((done) => sandbox.once('exit', (code) => done(code)));
+let stopping: Promise<never> | undefined;
 
-async function stop(code: number): Promise<never> {
-  if (!stopping) {
-    stopping = true;
-    if (sandbox.exitCode === null) sandbox.kill('SIGTERM');
-    await Promise.allSettled(mocks.map((mock) => mock.stop()));
-  }
-  process.exit(code);
+/** Stops everything once, waiting for the sandbox to end (its database closed, its lock released), then exits. */
+function stop(code: number): Promise<never> {
+  stopping ??= (async () => {
+    if (sandbox.exitCode === null && sandbox.signalCode === null) sandbox.kill('SIGTERM');
+    await Promise.allSettled([sandboxExited, ...mocks.map((mock) => mock.stop())]);
+    process.exit(code);
+  })();
+  return stopping;
 }
 
 // The sandbox's own lines, passed on, except its internal progress note.
@@ -126,12 +128,13 @@ sandbox.stderr.on('data', (chunk: Buffer) => {
   if (!/EADDRINUSE/.test(text)) process.stderr.write(text);
 });
 sandbox.on('exit', (code) => {
-  if (!stopping && /EADDRINUSE/.test(sandboxErrors)) {
+  if (stopping) return;
+  if (/EADDRINUSE/.test(sandboxErrors)) {
     console.error(`npm start: port ${sandboxPort} (the sandbox) is already in use. Stop what uses it (another npm start?), or choose another port: npm start -- --port N`);
   }
-  void stop(code ?? 0);
+  void stop(code ?? 1); // the sandbox ended by itself: so does npm start
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0)); // a second one waits for the first
 
 const mocksUp = (async () => {
   if (!args.withMocks) return;

@@ -264,3 +264,48 @@ describe('mock front: list pages', () => {
     for (const comment of comments.body.data) expect(comment.case).toBe(third.id);
   });
 });
+
+// Each difference from the sandbox that docs/mocks.md lists ("What differs from the sandbox"), pinned here.
+describe('mock front: what differs from the sandbox', () => {
+  it('keeps no state: a created case is not found, a PATCH changes nothing', async () => {
+    const created = await call('/cases', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contract: 'CT0000101', shortDescription: 'Made by a test' }) });
+    expect(created.response.status).toBe(201);
+    expect(created.body.data.shortDescription).not.toBe('Made by a test'); // the description's example
+    const list = await call('/cases?filter[shortDescription]=Made by a test');
+    expect(list.body.meta.page.totalCount).toBe(0);
+    await call('/cases/CS0010043', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ priority: 4 }) });
+    expect((await call('/cases/CS0010043')).body.data.priority).not.toBe(4);
+  });
+
+  it('answers any id: one of the collection\'s with that item, any other with the example (the sandbox: 404)', async () => {
+    const other = await call('/cases/CS9999999');
+    expect(other.response.status).toBe(200);
+    expect(other.body.data.id).toBe('CS0010042');
+  });
+
+  it('does not scope by contract: a contract the account does not control is not 403', async () => {
+    expect((await call('/cases?filter[contract]=CT9999999')).response.status).toBe(200);
+  });
+
+  it('does not coerce bodies: "priority": "2" is 400 (the sandbox accepts it)', async () => {
+    const result = await call('/cases', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contract: 'CT0000101', shortDescription: 'x', priority: '2' }) });
+    expectEnvelope(result, 400, 1);
+    expect(result.body.errors[0].detail).toMatch(/^body\.priority: /);
+  });
+
+  it('answers the same meta.requestId every time (the sandbox: one per request)', async () => {
+    const [a, b] = [await call('/cases/CS0010042'), await call('/cases/CS0010042')];
+    expect(a.body.meta.requestId).toBe(b.body.meta.requestId);
+  });
+
+  it('takes Prism\'s Prefer header (the sandbox ignores it): Prefer: code=404 answers the 404 example in the envelope', async () => {
+    const result = await call('/cases/CS0010042', { headers: { prefer: 'code=404' } });
+    expectEnvelope(result, 404, 1);
+  });
+
+  it('has no token service: /auth/v2/oauth/token is 404 (use any bearer token instead)', async () => {
+    const response = await fetch(`${mock.url}/auth/v2/oauth/token`, { method: 'POST', body: 'grant_type=client_credentials' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('x-careapi-env')).toBe('Sandbox');
+  });
+});

@@ -1,49 +1,26 @@
 // README's start command: `npm start` brings up the sandbox (with docs) and both Prism mocks, and stops them together.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-
-/** Resolves with the whole output once `pattern` has appeared in it; rejects if the process ends first. */
-function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (pattern.test(output)) {
-        child.stdout.off('data', onData);
-        resolve(output);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`npm start ended (${code}) before printing ${pattern}:\n${output}`)));
-  });
-}
+import { npmStart, urlAfter as urlIn, type StartProcess } from './helpers/npm-start.ts';
 
 describe('npm start', () => {
-  let child: ChildProcessWithoutNullStreams;
+  let run: StartProcess;
   let output = '';
 
   beforeAll(async () => {
-    child = spawn(tsx, ['scripts/start.ts', '--memory', '--port', '0', '--seed-cases', '5', '--mock-port', '0', '--loopback-only'], { cwd: root });
-    output = await waitForOutput(child, /mock \(Prism\) sandbox\s+\S+/);
+    run = npmStart(['--memory', '--port', '0', '--seed-cases', '5', '--mock-port', '0', '--loopback-only']);
+    await run.waitFor(/Ctrl-C stops all/);
+    output = run.output;
   });
 
   afterAll(async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await run?.stop();
   });
 
-  const urlAfter = (label: RegExp) => {
-    const match = output.match(new RegExp(label.source + String.raw`\s+(http://127\.0\.0\.1:\d+\S*)`));
-    if (!match) throw new Error(`no URL after ${label} in:\n${output}`);
-    return match[1];
-  };
+  const urlAfter = (label: RegExp) => urlIn(output, label);
 
   it('serves the sandbox API with its env header and the docs', async () => {
     const sandboxApi = urlAfter(/sandbox API/);
@@ -65,9 +42,87 @@ describe('npm start', () => {
     }
   });
 
+  it('says the database is in memory and seeded, and names the Prism process of each mock', () => {
+    expect(output).toContain('database: in memory, seeded with 5 cases per environment (production and sandbox)');
+    expect(output).toMatch(/mock \(Prism\) sandbox\s+http:\S+\s+X-CareAPI-Env: Sandbox\s+\(Prism pid \d+\)/);
+  });
+
   it('stops everything on SIGTERM', async () => {
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await run.stop()).toBe(0);
+  });
+});
+
+// What npm start says it did (issue 36 item 4): the database created and seeded (how many cases) or reused, how to
+// start afresh (--reset), its own options in --help beside the sandbox's, busy ports named with the flag to change.
+describe('npm start says what it did', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'care-start-'));
+  const db = join(dir, 'sandbox.db');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** npm start on `db` (sandbox alone), until it has said everything; then stopped. Its whole output. */
+  async function startOnce(extra: string[] = []): Promise<string> {
+    const run = npmStart(['--db', db, '--port', '0', '--seed-cases', '3', '--no-mocks', '--loopback-only', ...extra]);
+    await run.waitFor(/Ctrl-C stops all/);
+    expect(await run.stop()).toBe(0);
+    return run.output;
+  }
+
+  it('says the database was created and seeded, then reused, and how to start afresh; --reset does', async () => {
+    const first = await startOnce();
+    expect(first).toContain(`database: ${db} created and seeded with 3 cases per environment (production and sandbox).`);
+    expect(first).toContain('To start afresh: npm start -- --reset');
+    expect(first).not.toMatch(/case lists in memory/);
+    const second = await startOnce();
+    expect(second).toContain(`database: ${db} reused`);
+    const reset = await startOnce(['--reset']);
+    expect(reset).toContain(`database: ${db} created and seeded with 3 cases per environment`);
+  });
+
+  it('refuses --reset while another sandbox uses the database, naming it', async () => {
+    const holder = npmStart(['--db', db, '--port', '0', '--no-mocks', '--loopback-only']);
+    await holder.waitFor(/Ctrl-C stops all/);
+    try {
+      const second = npmStart(['--db', db, '--port', '0', '--no-mocks', '--reset']);
+      expect(await second.exited).toBe(1);
+      expect(second.output).toMatch(/--reset refused: the database .* is in use by process \d+/);
+      expect(existsSync(db)).toBe(true);
+    } finally {
+      await holder.stop();
+    }
+  });
+
+  it('lists its own options and the sandbox\'s with --help', async () => {
+    const help = npmStart(['--help']);
+    expect(await help.exited).toBe(0);
+    for (const option of ['--reset', '--no-mocks', '--mock-port N', '--db FILE', '--seed-cases N', '--memory']) expect(help.output).toContain(option);
+  });
+
+  it('names a busy sandbox port and the flag that changes it', async () => {
+    const held = createServer();
+    await new Promise<void>((done) => held.listen(0, '127.0.0.1', () => done()));
+    const { port } = held.address() as AddressInfo;
+    try {
+      const run = npmStart(['--memory', '--port', String(port), '--no-mocks']);
+      expect(await run.exited).not.toBe(0);
+      expect(run.output).toContain(`port ${port} (the sandbox) is already in use`);
+      expect(run.output).toContain('npm start -- --port N');
+    } finally {
+      held.close();
+    }
+  });
+
+  it('names a busy mock port and the flag that changes it, never moving to another port', async () => {
+    const held = createServer();
+    await new Promise<void>((done) => held.listen(0, '127.0.0.1', () => done()));
+    const { port } = held.address() as AddressInfo;
+    try {
+      const run = npmStart(['--memory', '--port', '0', '--seed-cases', '3', '--mock-port', String(port)]);
+      expect(await run.exited).toBe(1);
+      expect(run.output).toContain(`port ${port} (the production mock) is already in use`);
+      expect(run.output).toContain('--mock-port N');
+      expect(run.output).not.toMatch(/mock \(Prism\) production\s+http/);
+    } finally {
+      held.close();
+    }
   });
 });

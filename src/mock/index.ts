@@ -1,5 +1,8 @@
 // Mock servers: Prism per environment behind a front that speaks the service's grammar and envelope (D-42).
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { bundlePath, loadSpec, type Environment } from '../spec/index.ts';
 import { createMockFront, envHeaderValue } from './front.ts';
 import { supervisePrism, type PrismState } from './supervisor.ts';
@@ -53,14 +56,20 @@ export interface BoundMock {
 /** Listens with the front on its port; a busy port is a PortInUseError at once. */
 export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
   const host = options.host ?? '127.0.0.1';
-  const document = bundlePath(options.environment);
+  // Prism reloads (and stops answering for a while) whenever its document changes on disk, as `npm run build`
+  // rewrites it; it serves a copy taken now instead, the same description the front read.
+  const snapshotDir = mkdtempSync(join(tmpdir(), `care-mock-${options.environment}-`));
+  const document = join(snapshotDir, basename(bundlePath(options.environment)));
+  copyFileSync(bundlePath(options.environment), document);
   const spec = loadSpec(document);
+  const removeSnapshot = () => rmSync(snapshotDir, { recursive: true, force: true });
   let prism: ReturnType<typeof supervisePrism> | undefined;
   const server = createMockFront({ spec, prismUrl: () => prism?.url });
   const port = options.port ?? 0;
   try {
     await listen(server, port, host);
   } catch (error) {
+    removeSnapshot();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new PortInUseError(port, options.environment, options.portHint ?? 'Choose another port.');
     }
@@ -70,6 +79,7 @@ export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
     await prism?.stop();
+    removeSnapshot();
   };
   return {
     close,

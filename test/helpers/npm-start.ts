@@ -3,7 +3,6 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
 export interface StartProcess {
   child: ChildProcessWithoutNullStreams;
@@ -17,7 +16,9 @@ export interface StartProcess {
 }
 
 export function npmStart(args: string[]): StartProcess {
-  const child = spawn(tsx, ['scripts/start.ts', ...args], { cwd: root });
+  // node --import tsx, not the tsx CLI: that wrapper force-kills its child when the child's acknowledgement of a
+  // signal takes over 30 ms (a loaded machine), so a SIGTERM could end npm start before it stops what it started.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], { cwd: root });
   let output = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
