@@ -334,6 +334,28 @@ describe('what the corpus found, one by one', () => {
     expect(second).toEqual(first.map((n) => n + 1));
   });
 
+  it('a production and a sandbox subscription with the same id are two subscriptions to the delivery queue (D-90)', () => {
+    const store = h.sandbox.svc.store;
+    const far = Date.now() + 3_600_000; // not due while the test runs
+    store.enqueueDelivery('production', 'EV9999901', 'WH9999901', far);
+    store.enqueueDelivery('sandbox', 'EV9999901', 'WH9999901', far + 1);
+    const heads = store.pendingHeadsSince(0).heads.filter((head) => head.webhookId === 'WH9999901');
+    expect(heads.map((head) => [head.env, head.nextAt]).sort()).toEqual([['production', far], ['sandbox', far + 1]]);
+    expect(store.headDelivery('sandbox', 'WH9999901')).toMatchObject({ env: 'sandbox', nextAt: far + 1 });
+    expect(store.headDelivery('production', 'WH9999901')).toMatchObject({ env: 'production', nextAt: far });
+    expect(store.deliveries('EV9999901', 'sandbox')).toHaveLength(1);
+  });
+
+  it('an attachment stored with a wildcard type (before D-93) downloads as application/octet-stream', async () => {
+    const contract = h.sandbox.demo.sandbox.customer.contracts[0];
+    const caseId = (await h.call('sandbox', 'customer', 'POST', '/cases', { contract, shortDescription: 'old upload' })).json.data.id;
+    const at = new Date().toISOString();
+    h.sandbox.svc.store.insert('attachments', 'sandbox', { id: 'AT9999901', case: caseId, fileName: 'old.bin', contentType: '*/*', size: 1, sha256: '0'.repeat(64), createdAt: at }, { contract, content: Buffer.from('x') });
+    const answer = await h.call('sandbox', 'customer', 'GET', `/cases/${caseId}/attachments/AT9999901/download`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/octet-stream');
+  });
+
   it('POST /webhooks with "__proto__": null, [] or "x" is refused as an unknown field (D-35)', async () => {
     for (const value of ['null', '[]', '"x"']) {
       const answer = await h.call('sandbox', 'customer', 'POST', '/webhooks', `{"url":"http://127.0.0.1:9/x","__proto__":${value}}`, { 'content-type': 'application/json' });

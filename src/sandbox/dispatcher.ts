@@ -74,6 +74,13 @@ function retryAfterMs(value: string | null, now: number): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** A subscription in the due-queue: its environment and id (ids are numbered per environment, D-90). */
+const subscriptionKey = (env: Environment, webhookId: string) => `${env}/${webhookId}`;
+const subscriptionOf = (key: string): [Environment, string] => {
+  const slash = key.indexOf('/');
+  return [key.slice(0, slash) as Environment, key.slice(slash + 1)];
+};
+
 export function createDispatcher(store: Storage, options: DispatcherOptions = {}) {
   const delays = options.retryDelaysMs ?? PRODUCTION_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? 15_000;
@@ -166,9 +173,10 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     const { lastId, heads } = store.pendingHeadsSince(seenId);
     seenId = lastId;
     for (const head of heads) {
-      if (inFlight.has(head.webhookId)) continue; // its completion reads its next head
-      const known = queue.timeOf(head.webhookId);
-      if (known === undefined || head.nextAt < known) queue.set(head.webhookId, head.nextAt);
+      const key = subscriptionKey(head.env, head.webhookId);
+      if (inFlight.has(key)) continue; // its completion reads its next head
+      const known = queue.timeOf(key);
+      if (known === undefined || head.nextAt < known) queue.set(key, head.nextAt);
     }
   }
 
@@ -180,16 +188,17 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
   }
 
   function begin(delivery: Delivery): void {
-    inFlight.add(delivery.webhookId);
+    const key = subscriptionKey(delivery.env, delivery.webhookId);
+    inFlight.add(key);
     const task = attempt(delivery)
       .catch((error) => {
         store.rescheduleDelivery(delivery.id, delivery.attempt, now() + 1_000, `internal error: ${(error as Error).message}`);
       })
       .finally(() => {
-        inFlight.delete(delivery.webhookId);
+        inFlight.delete(key);
         running.delete(task);
-        const next = store.headDelivery(delivery.webhookId);
-        if (next) queue.set(delivery.webhookId, next.nextAt);
+        const next = store.headDelivery(delivery.env, delivery.webhookId);
+        if (next) queue.set(key, next.nextAt);
         requestPump();
       });
     running.add(task);
@@ -207,13 +216,13 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     let looked = 0;
     let started = 0;
     while (running.size < concurrency && tokens >= 1 && started < BATCH && looked < BATCH * 4) {
-      const webhookId = queue.popDue(t);
-      if (webhookId === undefined) break;
+      const key = queue.popDue(t);
+      if (key === undefined) break;
       looked++;
-      if (inFlight.has(webhookId)) continue;
-      const head = store.headDelivery(webhookId);
+      if (inFlight.has(key)) continue;
+      const head = store.headDelivery(...subscriptionOf(key));
       if (!head) continue;
-      if (head.nextAt > t) queue.set(webhookId, head.nextAt);
+      if (head.nextAt > t) queue.set(key, head.nextAt);
       else {
         tokens--;
         started++;

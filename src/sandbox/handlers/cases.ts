@@ -132,11 +132,17 @@ export const caseHandlers: Record<string, Handler> = {
     const bytes = ctx.svc.store.attachmentContent(ctx.env, attachment.record.id) ?? Buffer.alloc(0);
     return {
       status: 200,
-      raw: { bytes, contentType: attachment.record.contentType },
+      // a type stored before D-93 may be a wildcard (`*/*`): never sent as a Content-Type
+      raw: { bytes, contentType: servedType(attachment.record.contentType) },
       headers: { 'Content-Disposition': contentDisposition(attachment.record.fileName) },
     };
   },
 };
+
+// A stored type as a Content-Type: one stored before D-93 may be a range of types (any type, image/ any), naming no file.
+function servedType(stored: string): string {
+  return stored.includes('*') || !stored.includes('/') ? 'application/octet-stream' : stored;
+}
 
 /** `attachment; filename="..."` (RFC 6266), with an RFC 8187 `filename*` when the name is not plain ASCII. */
 export function contentDisposition(fileName: string): string {

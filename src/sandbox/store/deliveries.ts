@@ -19,10 +19,11 @@ function toDelivery(r: any): Delivery {
 export function openDeliveries(db: Database.Database): DeliveryStorage {
   db.exec(SCHEMA);
   const enqueue = db.prepare(`INSERT INTO deliveries (env, event_id, webhook_id, attempt, next_at, state) VALUES (?, ?, ?, 0, ?, 'pending')`);
-  const head = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE webhook_id = ? AND state = 'pending' ORDER BY next_at, id LIMIT 1`);
+  // ids are numbered per environment (D-90): a subscription is its environment and its id
+  const head = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE webhook_id = ? AND env = ? AND state = 'pending' ORDER BY next_at, id LIMIT 1`);
   // Rows after a known id, by rowid range: the cost is the number of new rows, not the size of the table.
   const headsSince = db.prepare(
-    `SELECT webhook_id, min(next_at) AS t FROM (SELECT webhook_id, next_at FROM deliveries WHERE id > ? AND state = 'pending' ORDER BY id) GROUP BY webhook_id`,
+    `SELECT env, webhook_id, min(next_at) AS t FROM (SELECT env, webhook_id, next_at FROM deliveries WHERE id > ? AND state = 'pending' ORDER BY id) GROUP BY env, webhook_id`,
   );
   const lastId = db.prepare('SELECT max(id) AS n FROM deliveries');
   const reschedule = db.prepare('UPDATE deliveries SET attempt = ?, next_at = ?, last_status = ? WHERE id = ?');
@@ -33,14 +34,14 @@ export function openDeliveries(db: Database.Database): DeliveryStorage {
     enqueueDelivery(env, eventId, webhookId, nextAt) {
       enqueue.run(env, eventId, webhookId, nextAt);
     },
-    headDelivery(webhookId) {
-      const row = head.get(webhookId);
+    headDelivery(env, webhookId) {
+      const row = head.get(webhookId, env);
       return row ? toDelivery(row) : undefined;
     },
     pendingHeadsSince(afterId) {
       const last = ((lastId.get() as any).n as number | null) ?? 0;
       if (last <= afterId) return { lastId: afterId, heads: [] };
-      const heads = (headsSince.all(afterId) as any[]).map((r) => ({ webhookId: r.webhook_id as string, nextAt: r.t as number }));
+      const heads = (headsSince.all(afterId) as any[]).map((r) => ({ env: r.env, webhookId: r.webhook_id as string, nextAt: r.t as number }));
       return { lastId: last, heads };
     },
     rescheduleDelivery(id, attempt, nextAt, lastStatus) {

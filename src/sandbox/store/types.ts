@@ -77,9 +77,9 @@ export interface Delivery {
 export interface DeliveryStorage {
   enqueueDelivery(env: Environment, eventId: string, webhookId: string, nextAt: number): void;
   /** The earliest pending delivery of one subscription (by time, then queue order). */
-  headDelivery(webhookId: string): Delivery | undefined;
+  headDelivery(env: Environment, webhookId: string): Delivery | undefined;
   /** The earliest pending time per subscription among deliveries queued after `afterId`, and the last id queued. */
-  pendingHeadsSince(afterId: number): { lastId: number; heads: Array<{ webhookId: string; nextAt: number }> };
+  pendingHeadsSince(afterId: number): { lastId: number; heads: Array<{ env: Environment; webhookId: string; nextAt: number }> };
   rescheduleDelivery(id: number, attempt: number, nextAt: number, lastStatus: string): void;
   finishDelivery(id: number, outcome: 'delivered' | 'failed' | 'gone' | 'dropped' | 'refused', lastStatus: string): void;
   /** The delivery attempts of an event (of one environment's event when `env` is given: ids repeat across them). */
