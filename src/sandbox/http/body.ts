@@ -2,6 +2,7 @@
 // read and dropped (up to a hard cap) so that the client receives the 413 instead of a reset connection.
 import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest } from './envelope.ts';
+import type { Problem } from './envelope.ts';
 
 export const JSON_LIMIT = 1024 * 1024;
 export const FILE_LIMIT = 10 * 1024 * 1024;
@@ -52,22 +53,57 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   } catch {
     throw badRequest('body: Invalid JSON', 'invalid_json');
   }
-  const broken = loneSurrogates(body, 'body');
-  if (broken.length > 0) throw new ApiError(400, broken.map((at) => ({ detail: `${at}: Input should be a valid string, unable to parse raw data as a unicode string`, code: 'string_unicode' })));
+  const problems = hostileParts(body);
+  if (problems.length > 0) throw new ApiError(400, problems);
   return body;
 }
+
+/** How deep a JSON body may nest (D-87): the deepest schema of the description is a few levels; 32 leaves room. */
+export const JSON_DEPTH_LIMIT = 32;
+
+/** Keys that name an object's prototype machinery: never a field of ours, refused wherever they stand (D-87). */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const LONE_SURROGATE = /\p{Cs}/u; // in u-mode a surrogate pair is one code point: only a lone half matches
 
 /**
- * Where a JSON `\uD800`-style escape left half a surrogate pair (D-82): such text has no UTF-8 form, so storing it
- * would silently turn it into U+FFFD. Every location is named, keys included.
+ * What a parsed body must not hold, one problem per place: nesting beyond JSON_DEPTH_LIMIT (one problem, the first
+ * place), prototype keys (extra_forbidden, D-35, D-87), and text whose JSON `\uD800`-style escape left half a
+ * surrogate pair (D-82: such text has no UTF-8 form, storing it would turn it into U+FFFD). Walked with a stack, not
+ * recursion: no body can exhaust the call stack.
  */
-function loneSurrogates(value: unknown, at: string): string[] {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [at] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => loneSurrogates(item, `${at}.${index}`));
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, item]) => (LONE_SURROGATE.test(key) ? [`${at}.${key}`] : loneSurrogates(item, `${at}.${key}`)));
+function hostileParts(body: unknown): Problem[] {
+  const problems: Problem[] = [];
+  const stack: Array<{ value: unknown; at: string; depth: number }> = [{ value: body, at: 'body', depth: 0 }];
+  let tooDeep = false;
+  while (stack.length > 0) {
+    const { value, at, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) problems.push({ detail: `${at}: Input should be a valid string, unable to parse raw data as a unicode string`, code: 'string_unicode' });
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= JSON_DEPTH_LIMIT) {
+      if (!tooDeep) problems.push({ detail: `${at}: nested deeper than ${JSON_DEPTH_LIMIT} levels`, code: 'too_deep' });
+      tooDeep = true;
+      continue;
+    }
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i];
+      const where = `${at}.${key}`;
+      if (!Array.isArray(value) && PROTOTYPE_KEYS.has(key)) {
+        problems.push({ detail: `${where}: Extra inputs are not permitted`, code: 'extra_forbidden' });
+        continue;
+      }
+      if (!Array.isArray(value) && LONE_SURROGATE.test(key)) {
+        problems.push({ detail: `${where}: Input should be a valid string, unable to parse raw data as a unicode string`, code: 'string_unicode' });
+        continue;
+      }
+      stack.push({ value: item, at: where, depth: depth + 1 });
+    }
+  }
+  return problems;
 }
 
 export interface UploadedFile {
