@@ -102,7 +102,7 @@ export const hardeningDomainChecks: Check[] = [
         expectStatus(before, 200, `getContract as ${label}`);
         const old = before.json.data.externalReference ?? null;
         ctx.onCleanup(`restore the ${label}'s externalReference of ${contractId}`, () => ctx.call(client, 'updateContract', { contractId }, { json: { externalReference: old } }));
-        refs[label] = `${label}-${ctx.runTag}`;
+        refs[label] = `${MARK} ${label}-${ctx.runTag}`;
         expectStatus(await ctx.call(client, 'updateContract', { contractId }, { json: { externalReference: refs[label] } }), 200, `updateContract as ${label}`);
       }
       const customerView = await ctx.call(ctx.customer, 'getContract', { contractId });
