@@ -210,7 +210,15 @@ describe('docs site generated/docs/index.html', () => {
       const [, tag, operationId] = /^console\.html#\/([^/]+)\/(.+)$/.exec(href)!;
       expect(blocks, href).toContain(`operations-${decodeURIComponent(tag)}-${operationId}`);
     }
-  });
+    // the console's own jumps (a response's links to the next operation) name operations it shows
+    await consolePage.click('#operations-Cases-createCase .opblock-summary');
+    const jumps = await consolePage.$$eval('#operations-Cases-createCase a[href^="#"]', (anchors) => anchors.map((a) => a.getAttribute('href') ?? ''));
+    expect(jumps.length).toBeGreaterThan(0);
+    for (const href of jumps) {
+      const [, tag, operationId] = /^#\/([^/]+)\/(\w+)$/.exec(href) ?? [];
+      expect(blocks, href).toContain(`operations-${decodeURIComponent(tag ?? '')}-${operationId}`);
+    }
+  }, 180_000);
 
   it('shows no path of the repository', () => {
     expect(served.text).not.toMatch(REPOSITORY_PATH);
@@ -336,7 +344,7 @@ describe('API console (try it) served by a sandbox', () => {
     expect(await offline.getAttribute('#care-try-it', 'data-state')).toBe('offline');
     expect(await offline.textContent('#care-try-it')).toMatch(/npm start/);
     expect(await offline.$$('button.execute')).toHaveLength(0);
-  });
+  }, 180_000);
 });
 
 describe('docs site from file://', () => {

@@ -30,6 +30,19 @@ function consoleScript(): string {
   function servedBySandbox() {
     return location.protocol === 'http:' || location.protocol === 'https:';
   }
+  /** The reference's jumps to an operation (#operation/<id>) as the console's (#/<tag>/<id>). */
+  function consoleAnchors(document) {
+    var tags = {};
+    for (var path in document.paths) for (var method in document.paths[path]) {
+      var operation = document.paths[path][method];
+      if (operation && operation.operationId && operation.tags) tags[operation.operationId] = operation.tags[0].replace(/\\s/g, '_');
+    }
+    var text = JSON.stringify(document).replace(/\\]\\(#operation\\/(\\w+)\\)/g, function (whole, id) {
+      return tags[id] ? '](#/' + encodeURIComponent(tags[id]) + '/' + id + ')' : whole;
+    });
+    return JSON.parse(text);
+  }
+  description = consoleAnchors(description);
   function localServers(origin) {
     var copy = JSON.parse(JSON.stringify(description));
     (function visit(node) {
