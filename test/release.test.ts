@@ -25,7 +25,7 @@ describe('the released version on every artifact', () => {
     expect(read('generated/care-api.d.ts')).toContain(`// Care API description version ${version} (info.version).`);
     expect(CARE_API_VERSION).toBe(version);
     expect(JSON.parse(read('package.json')).version).toBe(version);
-    expect(read('generated/docs/index.html')).toContain(`Description version ${version}.`);
+    expect(read('generated/docs/description.js')).toContain(`Description version ${version}.`); // the docs' description, beside index.html
     expect(read('CHANGELOG.md')).toContain(`## ${version} (`);
   });
 });
@@ -94,6 +94,6 @@ describe('npm run release (in a scratch copy)', () => {
     expect(changelog.indexOf(`## ${next} (2026-12-01)`)).toBeLessThan(changelog.indexOf(`## ${version} (`));
     expect(changelog).toMatch(/### Additions and other non-breaking changes\n\n- \*\*GET \/contracts\*\*: .*region.*`response.body.property.added`/);
     expect(changelog).not.toContain('### Breaking changes');
-    expect(at('generated/docs/index.html')).toContain(`Description version ${next}.`);
+    expect(at('generated/docs/description.js')).toContain(`Description version ${next}.`);
   }, 180_000);
 });
