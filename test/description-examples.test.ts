@@ -5,9 +5,11 @@
 // filter's operands are sent one by one too, on every field of their type, since tools compose them that way. Every
 // response example must validate against its schema. And the datetime filter pattern admits exactly what the
 // input coercion reads (real calendar dates).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datetimeMillis } from '../src/grammar/coerce.ts';
-import { bundlePath, deref, loadSpec, validatorFor } from '../src/spec/index.ts';
+import { bundlePath, deref, loadSpec, repoRoot, validatorFor } from '../src/spec/index.ts';
 import type { CareSpec, Environment } from '../src/spec/types.ts';
 import { deepObject, exampleOf, exampleRequests, type ExampleRequest } from './helpers/examples.ts';
 import { BASES, responseProblems, send, startHarness } from './helpers/sandbox.ts';
@@ -113,5 +115,25 @@ describe('datetime filter values: the pattern admits what the coercion reads (D-
   ];
   it.each(vectors)('%s', (value) => {
     expect(pattern.test(value), `pattern on ${value}`).toBe(datetimeMillis(value).ok);
+  });
+});
+
+describe('the links in the docs (Redoc shows no OpenAPI links: the docs step writes them into each response)', () => {
+  it('every link of the complete bundle is listed in its response, with a jump to its target operation', () => {
+    const script = readFileSync(resolve(repoRoot, 'generated/docs/description.js'), 'utf8');
+    const docs = JSON.parse(script.slice(script.indexOf('=') + 1).trim().replace(/;$/, ''));
+    const complete = loadSpec();
+    let links = 0;
+    for (const op of complete.operations) {
+      const responses = deref(complete.document, complete.document.paths[op.path])[op.method].responses ?? {};
+      for (const [status, response] of Object.entries<any>(responses)) {
+        for (const link of Object.values<any>(deref(complete.document, response).links ?? {})) {
+          links++;
+          const shown = String(docs.paths[op.path][op.method].responses[status].description);
+          expect(shown, `${op.operationId} ${status} -> ${link.operationId}`).toContain(`[${link.operationId}](#operation/${link.operationId})`);
+        }
+      }
+    }
+    expect(links).toBeGreaterThan(30);
   });
 });
