@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bundlePath, loadSpec, repoRoot, specFromDocument } from '../spec/load.ts';
+import { parse as parseYaml } from 'yaml';
+import { bundlePath, repoRoot, specFromDocument } from '../spec/load.ts';
 import type { CareSpec } from '../spec/types.ts';
 
 /**
@@ -17,7 +18,8 @@ export function sandboxSpec(bundle = bundlePath()): CareSpec {
   try {
     document = JSON.parse(readFileSync(cacheFile, 'utf8'));
   } catch {
-    document = loadSpec(bundle).document;
+    // parsed from the text that was hashed: a rebuild landing between two reads cannot be cached under this hash
+    document = parseYaml(text, { maxAliasCount: -1 });
     try {
       mkdirSync(dirname(cacheFile), { recursive: true });
       writeFileSync(cacheFile, JSON.stringify(document));
