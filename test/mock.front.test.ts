@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleOf } from '../src/mock/examples.ts';
 import { createMockFront, startMock, type RunningMock } from '../src/mock/index.ts';
 import { LIST_SIZE } from '../src/mock/pages.ts';
+import { isPrismProblem } from '../src/mock/supervisor.ts';
 import { loadSpec, bundlePath, validatorFor } from '../src/spec/index.ts';
 
 let mock: RunningMock;
@@ -307,5 +308,21 @@ describe('mock front: what differs from the sandbox', () => {
     const response = await fetch(`${mock.url}/auth/v2/oauth/token`, { method: 'POST', body: 'grant_type=client_credentials' });
     expect(response.status).toBe(404);
     expect(response.headers.get('x-careapi-env')).toBe('Sandbox');
+  });
+});
+
+// Which of Prism's lines reach the console (prefixed with the environment by the supervisor): its own warnings and
+// errors and anything outside its log format (a crash's stack), not its request log nor the request's own faults.
+describe('mock supervisor: Prism output passed on', () => {
+  it.each([
+    ['[2:30:32 PM] ›     [NEGOTIATOR] ⚠  warning   Unable to find content for */*', true],
+    ['[2:30:39 PM] › [HTTP SERVER] get /cases ℹ  info      Request received', false],
+    ['[2:30:39 PM] ›     [VALIDATOR] ✖  error     Violation: request.body Request body must have required property \'file\'', false],
+    ['[2:30:39 PM] ›     [NEGOTIATOR] ✔  success   Responding with the requested status code 400', false],
+    ['URIError: URI malformed', true],
+    ['    at decodeURIComponent (<anonymous>)', true],
+    ['', false],
+  ])('%s -> %s', (line, shown) => {
+    expect(isPrismProblem(line)).toBe(shown);
   });
 });
