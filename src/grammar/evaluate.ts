@@ -2,6 +2,8 @@
 // agree with this, and the conformance suite judges returned items with it.
 import type { OperatorSpec } from '../spec/types.ts';
 import { compareCodePoints, compareTyped, compareUntyped, equalTyped } from './compare.ts';
+import { orderHolds, semanticsOf, TEXT_TESTS } from './operators.ts';
+import type { Semantics } from './operators.ts';
 import { compileLike, compileRegex } from './regex.ts';
 import type { FilterClause, SortKey } from './types.ts';
 
@@ -9,73 +11,55 @@ type Item = Record<string, unknown>;
 
 const isNullish = (value: unknown) => value === null || value === undefined;
 
-/** The positive operator a negative one complements: from the description when given, else by name (`notX`, `ne`). */
-export function positiveOf(operator: string, operators?: Record<string, OperatorSpec>): string | null {
-  if (operators) return operators[operator]?.negationOf ?? null;
-  if (operator === 'ne') return 'eq';
-  const match = /^not([A-Z])(.*)$/.exec(operator);
-  return match ? match[1].toLowerCase() + match[2] : null;
-}
+export { positiveOf } from './operators.ts';
 
 function asText(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Values that cannot be compared as the field's type satisfy no comparison. */
-function orderOf(value: unknown, bound: unknown, type: FilterClause['type'], test: (order: number) => boolean): boolean {
-  const order = compareTyped(value, bound, type);
-  return order !== undefined && test(order);
-}
-
-/** Does the value satisfy a positive operator? */
-function positive(item: Item, clause: FilterClause, operator: string): boolean {
+/** Does the value satisfy a positive operator (its row of the semantics table, operators.ts)? */
+function positive(item: Item, clause: FilterClause, semantics: Semantics): boolean {
   const { field, type, values } = clause;
   const value = item[field];
   const [first] = values;
-  switch (operator) {
-    case 'exists': return Object.prototype.hasOwnProperty.call(item, field);
+  switch (semantics.kind) {
+    case 'presence': return Object.prototype.hasOwnProperty.call(item, field);
     case 'null': return isNullish(value);
     case 'empty': return isNullish(value) || value === '' || (Array.isArray(value) && value.length === 0);
-    case 'sameas': {
+    case 'same': {
       const other = item[first as string];
       if (isNullish(value) || isNullish(other)) return isNullish(value) && isNullish(other);
       return type === 'stringArray' ? compareUntyped(value, other) === 0 : equalTyped(value, other, type);
     }
   }
-  if (isNullish(value)) return false; // every remaining positive operator is false on null
-  switch (operator) {
-    case 'eq': return equalTyped(value, first, type);
-    case 'in': return values.some((candidate) => equalTyped(value, candidate, type));
-    case 'lt': return orderOf(value, first, type, (order) => order < 0);
-    case 'le': return orderOf(value, first, type, (order) => order <= 0);
-    case 'gt': return orderOf(value, first, type, (order) => order > 0);
-    case 'ge': return orderOf(value, first, type, (order) => order >= 0);
-    case 'between': {
+  if (isNullish(value)) return semantics.trueOnNull;
+  switch (semantics.kind) {
+    case 'equal': return equalTyped(value, first, type);
+    case 'member': return values.some((candidate) => equalTyped(value, candidate, type));
+    case 'order': {
+      // values that cannot be compared as the field's type satisfy no comparison
+      const order = compareTyped(value, first, type);
+      return order !== undefined && orderHolds(semantics.holds, order);
+    }
+    case 'range': {
       const low = compareTyped(value, values[0], type);
       const high = compareTyped(value, values[1], type);
       return low !== undefined && high !== undefined && low >= 0 && high <= 0;
     }
-    case 'contains':
-      if (Array.isArray(value)) return value.some((element) => typeof element === 'string' && element === first);
-      return asText(value)?.includes(first as string) ?? false;
-    case 'startswith': return asText(value)?.startsWith(first as string) ?? false;
-    case 'endswith': return asText(value)?.endsWith(first as string) ?? false;
-    case 'like': {
+    case 'text':
+      if (semantics.test === 'contains' && Array.isArray(value)) return value.some((element) => typeof element === 'string' && element === first);
+      return asText(value) !== undefined && TEXT_TESTS[semantics.test](value as string, first as string);
+    case 'pattern': {
       const text = asText(value);
-      return text !== undefined && compileLike(first as string).test(text);
-    }
-    case 'match': {
-      const text = asText(value);
-      return text !== undefined && compileRegex(first as string).test(text);
+      return text !== undefined && (semantics.pattern === 'like' ? compileLike(first as string) : compileRegex(first as string)).test(text);
     }
   }
-  throw new Error(`No semantics for filter operator '${operator}'`);
 }
 
 /** Does one item satisfy one clause? Every negative operator is the exact complement of its positive one. */
 export function matchesClause(item: Item, clause: FilterClause, operators?: Record<string, OperatorSpec>): boolean {
-  const base = positiveOf(clause.operator, operators);
-  return base === null ? positive(item, clause, clause.operator) : !positive(item, clause, base);
+  const { semantics, negated } = semanticsOf(clause.operator, operators);
+  return positive(item, clause, semantics) !== negated;
 }
 
 /** Does the item satisfy every clause (several filters all apply)? */

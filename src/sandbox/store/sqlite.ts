@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ListQuery } from '../../grammar/types.ts';
-import type { CareSpec, ValueType } from '../../spec/types.ts';
+import { semanticsOf } from '../../grammar/operators.ts';
+import type { CareSpec, OperatorSpec, ValueType } from '../../spec/types.ts';
 import { compileLike, compileRegex } from '../../grammar/regex.ts';
 import { fromSql, recordJsonSql, resourceColumns, toSql } from './columns.ts';
 import type { Column } from './columns.ts';
@@ -79,11 +80,11 @@ function createCaseCounts(db: Database.Database): void {
 }
 
 /** The one column every filter of the query reads (sameas reads two), or undefined. */
-function filteredColumn(query: ListQuery, columnOf: (field: string) => Column): string | undefined {
+function filteredColumn(query: ListQuery, columnOf: (field: string) => Column, operators: Record<string, OperatorSpec>): string | undefined {
   const read = new Set<string>();
   for (const f of query.filters) {
     read.add(columnOf(f.field).column);
-    if (f.operator === 'sameas' || f.operator === 'notSameas') read.add(columnOf(String(f.values[0])).column);
+    if (semanticsOf(f.operator, operators).semantics.kind === 'same') read.add(columnOf(String(f.values[0])).column);
   }
   return read.size === 1 ? [...read][0] : undefined;
 }
@@ -333,7 +334,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     },
     list(resource, env, scope, query: ListQuery, _types: Record<string, ValueType>): ListResult {
       const s = scopeSql(scope);
-      const w = whereSql(query.filters, columnOf(resource));
+      const w = whereSql(query.filters, columnOf(resource), spec.operators);
       const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
       const where = `env = ? AND ${s.sql}${hidden ? ` AND ${hidden}` : ''}${w.sql ? ` AND ${w.sql}` : ''}`;
       // D-75: contracts as the viewing account sees them (its own externalReference)
@@ -371,6 +372,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
             scopeWhere: `env = ? AND ${s.sql}`,
             scopeParams: [env, ...s.params],
             columnOf: columnOf(resource),
+            operators: spec.operators,
             indexOf: (column) => countIndexOf.get(column),
             get: (sql, p) => prepare(sql).pluck(true).get(...p) as number,
           }
@@ -378,7 +380,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const countRows = (hint: string | undefined) =>
         (prepare(`SELECT count(*) AS n FROM ${from.sql}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n as number;
       // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
-      const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource)) ?? '') : undefined;
+      const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource), spec.operators) ?? '') : undefined;
       if (totalCount === undefined && countCtx) {
         // counted before the page even when rows must be read: a page past the end (frequent for a selective filter)
         // is then not read at all, and the page is planned with the count; only a first page shorter than its size

@@ -3,13 +3,14 @@
 // equal to it for the plain string operators), then every slot reads its code's answer; integers and datetimes are
 // compared as the numbers the grammar compares (compareTyped: integers as numbers, datetimes by instant). A clause
 // no fast form covers (sameas across kinds) runs `matchesClause` per slot on the slot's values.
-import { compareCodePoints } from '../../../grammar/compare.ts';
-import { compileLike, compileRegex, requiredLiteral } from '../../../grammar/regex.ts';
-import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
+import { likeAsTest, SEMANTICS, semanticsOf, stringTest } from '../../../grammar/operators.ts';
+import type { Semantics } from '../../../grammar/operators.ts';
+import { requiredLiteral } from '../../../grammar/regex.ts';
+import { matchesClause } from '../../../grammar/evaluate.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { OperatorSpec } from '../../../spec/types.ts';
 import { keyOf, codeBytes, suffixOrderOf, textIndexOf, valueAt, wordIndexOf } from './columns.ts';
-import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretches.ts';
+import { boundOf, isRange, plainStrings, stringStretch, stringStretchOperator } from './stretches.ts';
 import type { TextTest } from './text-index.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
@@ -38,14 +39,12 @@ export interface FilterContext {
 export function applyClause(mask: Uint8Array, clause: FilterClause, ctx: FilterContext): void {
   const column = ctx.column(clause.field);
   if (!column) throw new Error(`no memory column for ${clause.field}`);
-  const base = positiveOf(clause.operator, ctx.operators);
-  const negated = base !== null;
-  const operator = base ?? clause.operator;
-  if (operator === 'exists') {
+  const { positive: operator, semantics, negated } = semanticsOf(clause.operator, ctx.operators);
+  if (semantics.kind === 'presence') {
     if (negated) mask.fill(0, 0, ctx.size); // every declared field is present on every case (D-05)
     return;
   }
-  if (operator === 'sameas') return sameAs(mask, clause, column, negated, ctx);
+  if (semantics.kind === 'same') return sameAs(mask, clause, column, negated, ctx);
   if (column.kind === 'dict') return dictClause(mask, clause, column, operator, negated, ctx);
   return numberClause(mask, clause, column, operator, negated, ctx);
 }
@@ -57,10 +56,9 @@ export function applyClause(mask: Uint8Array, clause: FilterClause, ctx: FilterC
  * instead of a pass over the slots (engine.ts).
  */
 export function codeAnswers(clause: FilterClause, column: DictColumn, ctx: FilterContext): Uint8Array | undefined {
-  const base = positiveOf(clause.operator, ctx.operators);
-  const operator = base ?? clause.operator;
-  if (operator === 'exists' || operator === 'sameas' || rangePermutation(clause, column, operator, ctx)) return undefined;
-  return dictAnswers(clause, column, operator, base !== null, ctx);
+  const { positive: operator, semantics, negated } = semanticsOf(clause.operator, ctx.operators);
+  if (semantics.kind === 'presence' || semantics.kind === 'same' || rangePermutation(clause, column, operator, ctx)) return undefined;
+  return dictAnswers(clause, column, operator, negated, ctx);
 }
 
 /** The positive operator's answer per code (judged once per list: kept in `ctx.judged` for the clause's pass). */
@@ -80,25 +78,28 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
   const { dict } = column;
   const ok = new Uint8Array(dict.length);
   const plainString = column.type === 'string' && clause.values.every((v) => typeof v === 'string');
+  const semantics = SEMANTICS[operator];
   let literal: string | null = null;
-  if (plainString && (operator === 'eq' || operator === 'in') && column.index) {
+  let search: TextTest | undefined;
+  let stringOk: ((value: string) => boolean) | undefined;
+  if (plainString && (semantics.kind === 'equal' || semantics.kind === 'member') && column.index) {
     // string equality is code point equality (compareCodePoints = 0): the dictionary's own lookup
     for (const v of clause.values) {
       const code = column.index.get(keyOf(v));
       if (code !== undefined) ok[code] = 1;
     }
-  } else if (plainString && column.allStrings && TEXT_SEARCH[operator]) {
+  } else if (plainString && column.allStrings && (search = textSearch(semantics))) {
     // substring search over all distinct values at once (text-index.ts; endswith: suffix-order.ts)
-    for (const v of clause.values) markText(column, TEXT_SEARCH[operator], v as string, ok);
-  } else if (plainString && column.allStrings && operator === 'like') {
+    for (const v of clause.values) markText(column, search, v as string, ok);
+  } else if (plainString && column.allStrings && semantics.kind === 'pattern' && semantics.pattern === 'like') {
     const pattern = clause.values[0] as string;
-    const shape = likeShape(pattern);
-    if (shape?.test === 'all') ok.fill(1, 1);
-    else if (shape) markText(column, shape.test, shape.x, ok);
+    const shape = likeAsTest(pattern);
+    if (shape?.test === 'any') ok.fill(1, 1);
+    else if (shape) markText(column, shape.test === 'equal' ? 'eq' : shape.test, shape.x, ok);
     else {
       // the values holding the pattern's longest literal run, then the grammar's matcher on those only
       const runs = pattern.split(/[*?]/).filter((run) => run.length > 0);
-      const test = STRING_TESTS.like([pattern]);
+      const test = stringTest(semantics, [pattern])!;
       if (runs.length === 0) for (let c = 1; c < dict.length; c++) ok[c] = test(dict[c] as string) ? 1 : 0;
       else {
         const longest = runs.reduce((a, b) => (b.length > a.length ? b : a));
@@ -106,20 +107,20 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
         for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
       }
     }
-  } else if (plainString && column.allStrings && operator === 'match' && (literal = requiredLiteral(clause.values[0] as string))) {
-    // the pattern only on the values holding the literal text every match holds (found by substring search)
-    const test = STRING_TESTS.match(clause.values as string[]);
+  } else if (plainString && column.allStrings && semantics.kind === 'pattern' && semantics.pattern === 'match' && (literal = requiredLiteral(clause.values[0] as string))) {
+    // `match`: the pattern only on the values holding the literal text every match holds (found by substring search)
+    const test = stringTest(semantics, clause.values as string[])!;
     markContains(column, literal, ok);
     for (let c = 1; c < dict.length; c++) if (ok[c] === 1 && !test(dict[c] as string)) ok[c] = 0;
-  } else if (operator === 'null') {
+  } else if (semantics.kind === 'null') {
     // no value is null: only code 0 (set below)
-  } else if (plainString && column.allStrings && operator === 'empty' && column.index) {
+  } else if (plainString && column.allStrings && semantics.kind === 'empty' && column.index) {
     // '' has one code at most: the dictionary's own lookup (null's code 0 is set below)
     const code = column.index.get('');
     if (code !== undefined) ok[code] = 1;
-  } else if (plainString && STRING_TESTS[operator] && column.allStrings) {
-    // every value is a string (null aside): the grammar's test on a string value (evaluate.ts), null false
-    const test = STRING_TESTS[operator](clause.values as string[]);
+  } else if (plainString && column.allStrings && (stringOk = stringTest(semantics, clause.values as string[]))) {
+    // every value is a string (null aside): the grammar's test on a string value (operators.ts), null false
+    const test = stringOk;
     for (let c = 1; c < dict.length; c++) ok[c] = test(dict[c] as string) ? 1 : 0;
   } else {
     const positive = { ...clause, operator };
@@ -127,7 +128,7 @@ function dictAnswers(clause: FilterClause, column: DictColumn, operator: string,
     return negated ? flip(ok) : ok;
   }
   // null: true only for the operators that are true on null (D-22)
-  if (operator === 'null' || operator === 'empty') ok[0] = 1;
+  if (semantics.trueOnNull) ok[0] = 1;
   return negated ? flip(ok) : ok;
 }
 
@@ -150,50 +151,11 @@ function flip(ok: Uint8Array): Uint8Array {
   return ok;
 }
 
-/**
- * A `like` pattern that is one text test (D-22): without `?` and surrogates (code units are then code points),
- * `x` is equality, `*x*` contains, `x*` startswith, `*x` endswith, `*` any string. Null for any other pattern.
- */
-function likeShape(pattern: string): { test: TextTest | 'all'; x: string } | null {
-  if (/[?\uD800-\uDFFF]/.test(pattern)) return null;
-  const segments = pattern.split('*');
-  if (segments.length === 1) return { test: 'eq', x: pattern };
-  const first = segments[0];
-  const last = segments[segments.length - 1];
-  const middle = segments.slice(1, -1).filter((segment) => segment.length > 0);
-  if (first === '' && last === '' && middle.length === 0) return { test: 'all', x: '' };
-  if (first === '' && last === '' && middle.length === 1) return { test: 'contains', x: middle[0] };
-  if (middle.length === 0 && last === '') return { test: 'startswith', x: first };
-  if (middle.length === 0 && first === '') return { test: 'endswith', x: last };
-  return null;
+/** The text index's search for an equality or a text test of the grammar (operators.ts), if it has one. */
+function textSearch(semantics: Semantics): TextTest | undefined {
+  if (semantics.kind === 'equal' || semantics.kind === 'member') return 'eq';
+  return semantics.kind === 'text' ? semantics.test : undefined;
 }
-
-const TEXT_SEARCH: Record<string, TextTest> = { eq: 'eq', in: 'eq', contains: 'contains', startswith: 'startswith', endswith: 'endswith' };
-
-/**
- * The positive operators on a non-null string value, as evaluate.ts defines them (code point order by
- * compareCodePoints, `like` and `match` by the grammar's own compiled patterns).
- */
-const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean> = {
-  null: () => () => false,
-  empty: () => (v) => v === '',
-  lt: ([b]) => (v) => compareCodePoints(v, b) < 0,
-  le: ([b]) => (v) => compareCodePoints(v, b) <= 0,
-  gt: ([b]) => (v) => compareCodePoints(v, b) > 0,
-  ge: ([b]) => (v) => compareCodePoints(v, b) >= 0,
-  between: ([lo, hi]) => (v) => compareCodePoints(v, lo) >= 0 && compareCodePoints(v, hi) <= 0,
-  contains: ([x]) => (v) => v.includes(x),
-  startswith: ([x]) => (v) => v.startsWith(x),
-  endswith: ([x]) => (v) => v.endsWith(x),
-  like: ([pattern]) => {
-    const like = compileLike(pattern);
-    return (v) => like.test(v);
-  },
-  match: ([pattern]) => {
-    const regex = compileRegex(pattern);
-    return (v) => regex.test(v);
-  },
-};
 
 /**
  * The permutation to read a string range or prefix from, when that beats judging each distinct value: a stretch of
@@ -204,8 +166,9 @@ const STRING_TESTS: Record<string, (values: string[]) => (v: string) => boolean>
 function rangePermutation(clause: FilterClause, column: DictColumn, operator: string, ctx: FilterContext): Permutation | undefined {
   const p = ctx.permutation(clause.field);
   const manyValues = column.dict.length * RANGE_SLOTS_PER_VALUE > ctx.size;
-  const stretch = RANGES.has(operator) || operator === 'startswith';
-  return p && plainStrings(column, clause) && manyValues && stretch && stringStretchOperator(operator, clause.values) ? p : undefined;
+  const semantics = SEMANTICS[operator];
+  const stretch = isRange(semantics) || (semantics.kind === 'text' && semantics.test === 'startswith');
+  return p && plainStrings(column, clause) && manyValues && stretch && stringStretchOperator(semantics, clause.values) ? p : undefined;
 }
 
 function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, operator: string, negated: boolean, ctx: FilterContext): void {
@@ -227,9 +190,10 @@ function dictClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, 
 export function fewCodes(clause: FilterClause, column: DictColumn, operator: string): [number, number] | undefined {
   if (!column.index || !column.allStrings || column.type !== 'string' || !clause.values.every((v) => typeof v === 'string')) return undefined;
   // null and empty are true on null (code 0, D-22), as dictAnswers sets them
-  if (operator === 'null') return [0, 0];
-  if (operator === 'empty') return [0, column.index.get('') ?? 0];
-  if (operator !== 'eq' && operator !== 'in') return undefined;
+  const { kind } = SEMANTICS[operator];
+  if (kind === 'null') return [0, 0];
+  if (kind === 'empty') return [0, column.index.get('') ?? 0];
+  if (kind !== 'equal' && kind !== 'member') return undefined;
   if (clause.values.length > 2) return undefined;
   const codes = clause.values.map((v) => column.index!.get(keyOf(v)) ?? -1);
   return [codes[0], codes[codes.length - 1]];
@@ -240,7 +204,7 @@ export function fewCodes(clause: FilterClause, column: DictColumn, operator: str
  * null first), found by binary search, instead of a comparison per value.
  */
 function rangeClause(mask: Uint8Array, clause: FilterClause, column: DictColumn, p: Permutation, operator: string, negated: boolean, ctx: FilterContext): void {
-  const { from, to } = stringStretch(column, p, operator, clause.values as string[]);
+  const { from, to } = stringStretch(column, p, SEMANTICS[operator], clause.values as string[]);
   // a slot per position marked at random places: the stretch, or all but the rest when the stretch is most of it
   // (slots outside the permutation are not alive: the mask has them 0 already)
   const hits = new Uint8Array(mask.length);
@@ -276,11 +240,12 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
   const none = () => {
     if (!negated) mask.fill(0, 0, n);
   };
-  switch (operator) {
+  const semantics = SEMANTICS[operator];
+  switch (semantics.kind) {
     case 'null':
     case 'empty': // a number is never '' or an array: empty is null
       return isNull(mask, values, n, negatedBit);
-    case 'in': {
+    case 'member': {
       const list = [...new Set(bounds.filter((v): v is number => v !== undefined))];
       if (list.length === 0) return none();
       if (list.length > 16) {
@@ -296,17 +261,15 @@ function numberClause(mask: Uint8Array, clause: FilterClause, column: NumberColu
       return keepHits(mask, hits, n, negatedBit);
     }
     // x < a is x <= the double below a, x > a is x >= the one above: one inclusive range loop serves every operator
-    case 'eq':
+    case 'equal':
       return a === undefined ? none() : inRange(mask, values, n, a, a, negatedBit);
-    case 'lt':
-      return a === undefined ? none() : inRange(mask, values, n, -Infinity, -nextUp(-a), negatedBit);
-    case 'le':
-      return a === undefined ? none() : inRange(mask, values, n, -Infinity, a, negatedBit);
-    case 'gt':
-      return a === undefined ? none() : inRange(mask, values, n, nextUp(a), Infinity, negatedBit);
-    case 'ge':
-      return a === undefined ? none() : inRange(mask, values, n, a, Infinity, negatedBit);
-    case 'between':
+    case 'order': {
+      if (a === undefined) return none();
+      const { below, equal } = semantics.holds;
+      if (below) return inRange(mask, values, n, -Infinity, equal ? a : -nextUp(-a), negatedBit);
+      return inRange(mask, values, n, equal ? a : nextUp(a), Infinity, negatedBit);
+    }
+    case 'range':
       return a === undefined || b === undefined ? none() : inRange(mask, values, n, a, b, negatedBit);
     default:
       return perSlot(mask, clause, [column], ctx);
@@ -533,7 +496,7 @@ export function sameAsSlot(clause: FilterClause, column: MemoryColumn, other: Me
       return typeof u === 'string' && u === other.dict[cy];
     };
   }
-  const positive: FilterClause = { ...clause, operator: 'sameas' };
+  const positive: FilterClause = { ...clause, operator: semanticsOf(clause.operator, operators).positive };
   return (s) => matchesClause({ [column.field]: valueAt(column, s), [other.field]: valueAt(other, s) }, positive, operators);
 }
 

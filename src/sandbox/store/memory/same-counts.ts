@@ -3,7 +3,7 @@
 // keeps them exact (the engine calls leave before it changes a slot and enter after, as for ScopeCounts). A pair made
 // on first use costs one pass; a pair that the table never or always finds the same needs none per scope. A pair the
 // table finds the same at some slots only also keeps those slots as a mask (1 byte a slot), which a list's page reads.
-import { positiveOf } from '../../../grammar/evaluate.ts';
+import { semanticsOf } from '../../../grammar/operators.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { MemoryColumn } from './columns.ts';
 import { applyClause, countMask, keepHits, sameAsSlot, sameKinds } from './filter.ts';
@@ -97,8 +97,8 @@ function countBoth(a: Uint8Array, b: Uint8Array, size: number): number {
  * such a clause.
  */
 export function sameCounted(clause: FilterClause, ctx: FilterContext, sets: SameSets, scratch: Uint8Array): CountedClause | undefined {
-  const base = positiveOf(clause.operator, ctx.operators);
-  if ((base ?? clause.operator) !== 'sameas') return undefined;
+  const { positive, semantics, negated } = semanticsOf(clause.operator, ctx.operators);
+  if (semantics.kind !== 'same') return undefined;
   const column = ctx.column(clause.field);
   const other = ctx.column(String(clause.values[0]));
   if (!column || !other) return undefined;
@@ -110,7 +110,7 @@ export function sameCounted(clause: FilterClause, ctx: FilterContext, sets: Same
   const { size } = ctx;
   const markSame = (bits: Uint8Array) => {
     scratch.set(bits.subarray(0, size));
-    applyClause(scratch, { ...clause, operator: 'sameas' }, ctx);
+    applyClause(scratch, { ...clause, operator: positive }, ctx);
   };
   if (alive.sames.count(key) === undefined) {
     markSame(alive.bits);
@@ -129,7 +129,7 @@ export function sameCounted(clause: FilterClause, ctx: FilterContext, sets: Same
     }
   }
   const count = scope.sames.count(key)!;
-  const wanted = base === null;
+  const wanted = !negated;
   const { bits } = scope;
   // the pair's kept slots, as long as the table's slots (each new one is entered), or the columns read per slot
   const kept = alive.sames.bitsOf(key);

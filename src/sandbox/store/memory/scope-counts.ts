@@ -5,7 +5,8 @@
 // without a pass over every slot. Every other column but the id (many-valued dictionaries, datetimes) has its nulls
 // counted, so that `null` and its negation are answered alike, without a pass over the column. A
 // many-valued dictionary of at most one value per 8 slots is also counted per value once a text test on it asks.
-import { matchesClause, positiveOf } from '../../../grammar/evaluate.ts';
+import { matchesClause } from '../../../grammar/evaluate.ts';
+import { semanticsOf } from '../../../grammar/operators.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
 import { isNullAt } from './columns.ts';
@@ -122,12 +123,11 @@ export class ScopeCounts {
   answer(clause: FilterClause, ctx: FilterContext, bits: Uint8Array, inScope: number): CountedClause | undefined {
     const column = ctx.column(clause.field);
     if (!column) return undefined;
-    const base = positiveOf(clause.operator, ctx.operators);
-    const operator = base ?? clause.operator;
+    const { positive: operator, semantics, negated } = semanticsOf(clause.operator, ctx.operators);
     const nulls = this.nulls.find((n) => n.column === column);
-    if (nulls && operator === 'null') {
+    if (nulls && semantics.kind === 'null') {
       // `null` or its negation: the nulls counted, or the rest of the scope
-      const wanted = base === null;
+      const wanted = !negated;
       return {
         total: wanted ? nulls.count : inScope - nulls.count,
         keep: (s) => bits[s] === 1 && isNullAt(column, s) === wanted,
@@ -151,7 +151,7 @@ export class ScopeCounts {
     const counts = this.integers.get(column);
     if (!counts || counts[OTHER_AT] > 0) return undefined;
     // as codeAnswers: the operators that read no value, or a second column, are not counted
-    if (operator === 'exists' || operator === 'sameas') return undefined;
+    if (semantics.kind === 'presence' || semantics.kind === 'same') return undefined;
     // each value the scope holds judged once by the grammar's own evaluator (D-22)
     const ok = new Uint8Array(SMALL + 1);
     let total = 0;

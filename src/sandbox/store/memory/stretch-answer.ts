@@ -5,7 +5,8 @@
 // goes, instead of passes over every slot (VISIT_SHARE: a position visited in random order costs a few slots of a
 // pass).
 import { compareCodePoints } from '../../../grammar/compare.ts';
-import { positiveOf } from '../../../grammar/evaluate.ts';
+import { semanticsOf } from '../../../grammar/operators.ts';
+import type { Semantics } from '../../../grammar/operators.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 import { codeBytes, valueAt } from './columns.ts';
 import type { DictColumn, MemoryColumn, NumberColumn } from './columns.ts';
@@ -14,7 +15,7 @@ import type { FilterContext } from './filter.ts';
 import { firstWhere } from './order.ts';
 import type { Permutation, Stretch } from './order.ts';
 import type { StretchCounts } from './stretch-counts.ts';
-import { boundOf, plainStrings, RANGES, stringStretch, stringStretchOperator } from './stretches.ts';
+import { boundOf, EQUAL, isRange, plainStrings, stringStretch, stringStretchOperator } from './stretches.ts';
 import { MAX_IN, MAX_TEXT_VALUES, VISIT_SHARE } from './tuning.ts';
 
 export interface StretchAnswer {
@@ -25,7 +26,7 @@ export interface StretchAnswer {
 }
 
 /** The stretches of a number column's permutation (null first, then ascending) that a positive operator holds for. */
-function numberStretches(column: NumberColumn, p: Permutation, operator: string, values: readonly unknown[]): Stretch[] | undefined {
+function numberStretches(column: NumberColumn, p: Permutation, semantics: Semantics, values: readonly unknown[]): Stretch[] | undefined {
   const v = column.values;
   const nonNull = firstWhere(p, (s) => v[s] === v[s]);
   // NaN (null) compares false: both searches pass over the nulls
@@ -34,18 +35,20 @@ function numberStretches(column: NumberColumn, p: Permutation, operator: string,
   const bounds = values.map((x) => boundOf(column, x));
   const [a, b] = bounds;
   const one = (from: number, to: number) => (to > from ? [{ from, to }] : []);
-  if (operator === 'null' || operator === 'empty') return one(0, nonNull); // a number is never '' or an array
-  if (operator === 'in') {
+  const { kind } = semantics;
+  if (kind === 'null' || kind === 'empty') return one(0, nonNull); // a number is never '' or an array
+  if (kind === 'member') {
     const list = [...new Set(bounds.filter((x): x is number => x !== undefined))].sort((x, y) => x - y);
     return list.length > MAX_IN ? undefined : list.flatMap((x) => one(atLeast(x), above(x)));
   }
-  if (operator !== 'eq' && !RANGES.has(operator)) return undefined;
-  if (a === undefined || (operator === 'between' && b === undefined)) return [];
-  if (operator === 'eq') return one(atLeast(a), above(a));
-  if (operator === 'lt') return one(nonNull, atLeast(a));
-  if (operator === 'le') return one(nonNull, above(a));
-  if (operator === 'gt') return one(above(a), p.length);
-  if (operator === 'ge') return one(atLeast(a), p.length);
+  if (kind !== 'equal' && !isRange(semantics)) return undefined;
+  if (a === undefined || (kind === 'range' && b === undefined)) return [];
+  if (kind === 'equal') return one(atLeast(a), above(a));
+  if (semantics.kind === 'order') {
+    const { below, equal } = semantics.holds;
+    if (below) return one(nonNull, equal ? above(a) : atLeast(a));
+    return one(equal ? atLeast(a) : above(a), p.length);
+  }
   return one(atLeast(a), above(b!));
 }
 
@@ -54,23 +57,22 @@ export function stretchAnswer(clause: FilterClause, ctx: FilterContext): Stretch
   const column: MemoryColumn | undefined = ctx.column(clause.field);
   const permutation = ctx.permutation(clause.field);
   if (!column || !permutation) return undefined;
-  const base = positiveOf(clause.operator, ctx.operators);
-  const operator = base ?? clause.operator;
+  const { positive: operator, semantics, negated } = semanticsOf(clause.operator, ctx.operators);
   let stretches: Stretch[] | undefined;
-  if (column.kind === 'number') stretches = numberStretches(column, permutation, operator, clause.values);
-  else if (plainStrings(column, clause) && operator === 'in' && clause.values.length <= MAX_IN) {
+  if (column.kind === 'number') stretches = numberStretches(column, permutation, semantics, clause.values);
+  else if (plainStrings(column, clause) && semantics.kind === 'member' && clause.values.length <= MAX_IN) {
     const values = [...new Set(clause.values as string[])].sort(compareCodePoints);
-    stretches = values.map((x) => stringStretch(column, permutation, 'eq', [x])).filter((s) => s.to > s.from);
-  } else if (plainStrings(column, clause) && stringStretchOperator(operator, clause.values)) {
-    const s = stringStretch(column, permutation, operator, clause.values as string[]);
+    stretches = values.map((x) => stringStretch(column, permutation, EQUAL, [x])).filter((s) => s.to > s.from);
+  } else if (plainStrings(column, clause) && stringStretchOperator(semantics, clause.values)) {
+    const s = stringStretch(column, permutation, semantics, clause.values as string[]);
     stretches = s.to > s.from ? [s] : [];
-  } else if (plainStrings(column, clause) && operator !== 'exists' && operator !== 'sameas') {
+  } else if (plainStrings(column, clause) && semantics.kind !== 'presence' && semantics.kind !== 'same') {
     // any other test of the value (contains, endswith, like, match): judged per distinct value, and when it holds for
     // a few values (an id, a rare word), those values' stretches
     const values = fewValues(positiveCodeAnswers(clause, column, operator, ctx), column);
-    stretches = values?.map((x) => stringStretch(column, permutation, 'eq', [x])).filter((s) => s.to > s.from);
+    stretches = values?.map((x) => stringStretch(column, permutation, EQUAL, [x])).filter((s) => s.to > s.from);
   }
-  return stretches && { permutation, stretches, negated: base !== null };
+  return stretches && { permutation, stretches, negated };
 }
 
 /** The distinct strings of the codes set in `ok`, in code point order; undefined beyond MAX_TEXT_VALUES codes (or for null). */

@@ -5,6 +5,7 @@ import { compareCodePoints, instantOf } from '../../../grammar/compare.ts';
 import type { DictColumn, NumberColumn } from './columns.ts';
 import { firstWhere } from './order.ts';
 import type { Permutation, Stretch } from './order.ts';
+import type { Semantics } from '../../../grammar/operators.ts';
 import type { FilterClause } from '../../../grammar/types.ts';
 
 /** Every value is a string and the permutation is in code point order (null first): string stretches hold. */
@@ -12,16 +13,21 @@ export function plainStrings(column: DictColumn, clause: FilterClause): boolean 
   return column.type === 'string' && column.allStrings && clause.values.every((v) => typeof v === 'string');
 }
 
+/** The positive operators that compare the value with bounds (lt, le, gt, ge, between): each holds for one stretch. */
+export const isRange = (semantics: Semantics) => semantics.kind === 'order' || semantics.kind === 'range';
+
+/** Equality, for a stretch per value (`in`, or the values a text test holds for). */
+export const EQUAL: Semantics = { kind: 'equal', trueOnNull: false };
+
 /** Operators whose positive answer on a string column is one stretch (`startswith`: a code unit prefix without surrogates is a code point prefix). */
-export function stringStretchOperator(operator: string, values: readonly unknown[]): boolean {
-  return operator === 'null' || operator === 'empty' || operator === 'eq' || RANGES.has(operator) || (operator === 'startswith' && !/[\uD800-\uDFFF]/.test(values[0] as string));
+export function stringStretchOperator(semantics: Semantics, values: readonly unknown[]): boolean {
+  const { kind } = semantics;
+  if (kind === 'null' || kind === 'empty' || kind === 'equal' || isRange(semantics)) return true;
+  return kind === 'text' && semantics.test === 'startswith' && !/[\uD800-\uDFFF]/.test(values[0] as string);
 }
 
-/** The range operators: each holds for one stretch of a permutation. */
-export const RANGES = new Set(['lt', 'le', 'gt', 'ge', 'between']);
-
 /** The stretch of a string column's permutation that a positive operator holds for (see stringStretchOperator). */
-export function stringStretch(column: DictColumn, p: Permutation, operator: string, values: readonly string[]): Stretch {
+export function stringStretch(column: DictColumn, p: Permutation, semantics: Semantics, values: readonly string[]): Stretch {
   const { codes, dict } = column;
   const valueOf = (slot: number) => (codes[slot] === 0 ? null : (dict[codes[slot]] as string));
   const nonNull = firstWhere(p, (s) => codes[s] !== 0);
@@ -29,27 +35,24 @@ export function stringStretch(column: DictColumn, p: Permutation, operator: stri
   const above = (x: string) => firstWhere(p, (s) => codes[s] !== 0 && compareCodePoints(valueOf(s)!, x) > 0, nonNull);
   const [a, b] = values;
   const span = (from: number, to: number) => ({ from, to: Math.max(from, to) });
-  switch (operator) {
+  switch (semantics.kind) {
     case 'null':
       return span(0, nonNull);
     case 'empty': // null, then '' (the least string)
       return span(0, above(''));
-    case 'eq':
+    case 'equal':
       return span(atLeast(a), above(a));
-    case 'startswith': {
-      // the values starting with a follow a directly
+    case 'text': {
+      // startswith: the values starting with a follow a directly
       const from = atLeast(a);
       return span(from, firstWhere(p, (s) => !valueOf(s)!.startsWith(a), from));
     }
-    case 'lt':
-      return span(nonNull, atLeast(a));
-    case 'le':
-      return span(nonNull, above(a));
-    case 'gt':
-      return span(above(a), p.length);
-    case 'ge':
-      return span(atLeast(a), p.length);
-    default: // between
+    case 'order': {
+      const { below, equal } = semantics.holds;
+      if (below) return span(nonNull, equal ? above(a) : atLeast(a));
+      return span(equal ? atLeast(a) : above(a), p.length);
+    }
+    default: // range (between)
       return span(atLeast(a), above(b));
   }
 }

@@ -7,6 +7,8 @@
 // `indexOf` reads the whole text (every id joined, for `id`), so each chunk also keeps, per block of its
 // text, a filter of the 4-character grams that start there (a Bloom filter of one bit per gram, as ClickHouse's
 // ngrambf index): a needle of 4 or more characters is searched only in the blocks that may hold all its grams.
+import { TEXT_TESTS } from '../../../grammar/operators.ts';
+import type { TextTest as GrammarTextTest } from '../../../grammar/operators.ts';
 import { fnv1a } from './hash.ts';
 import { GRAM, GRAM_BLOCK as BLOCK, GRAMS_PER_STEP, TEXT_FILL_CHUNK as FILL_CHUNK, TEXT_MAX_CHUNKS as MAX_CHUNKS, TEXT_TAIL_MAX as TAIL_MAX } from './tuning.ts';
 
@@ -70,7 +72,8 @@ function byWidth(codes: number[], dict: readonly unknown[]): [number[], number[]
 
 const hasBit = (grams: Uint8Array, block: number, bit: number) => (grams[block * FILTER_BYTES + (bit >>> 3)] & (1 << (bit & 7))) !== 0;
 
-export type TextTest = 'contains' | 'startswith' | 'endswith' | 'eq';
+/** The grammar's text tests (operators.ts), and equality of the whole value. */
+export type TextTest = GrammarTextTest | 'eq';
 
 export class TextIndex {
   private chunks: Chunk[] = [];
@@ -224,10 +227,5 @@ function markHits(chunk: Chunk, needle: string, test: TextTest, ok: Uint8Array, 
 }
 
 function passes(test: TextTest, v: string, x: string): boolean {
-  switch (test) {
-    case 'contains': return v.includes(x);
-    case 'startswith': return v.startsWith(x);
-    case 'endswith': return v.endsWith(x);
-    default: return v === x;
-  }
+  return test === 'eq' ? v === x : TEXT_TESTS[test](v, x);
 }
