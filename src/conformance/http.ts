@@ -115,9 +115,12 @@ export async function send(
   if (counter.signal?.aborted) throw new Interrupted(String(counter.signal.reason ?? 'interrupted'));
   const timeout = AbortSignal.timeout(counter.timeoutMs);
   // One signal covers the connection, the headers and the whole body: a target that stops half-way is bounded too.
-  const signal = counter.signal ? AbortSignal.any([timeout, counter.signal]) : timeout;
+  // A signal of the run (SIGINT/SIGTERM) cuts reads short; a write already sent is let finish (within the timeout), so
+  // that what it created is in its answer and the cleanup undoes it, rather than left behind unseen.
+  const interruptible = method === 'GET' || method === 'HEAD';
+  const signal = counter.signal && interruptible ? AbortSignal.any([timeout, counter.signal]) : timeout;
   const failed = (err: unknown): Error => {
-    if (counter.signal?.aborted) return new Interrupted(String(counter.signal.reason ?? 'interrupted'));
+    if (interruptible && counter.signal?.aborted) return new Interrupted(String(counter.signal.reason ?? 'interrupted'));
     if (timeout.aborted) return new RequestTimeout(`${method} ${url}: no complete answer within ${counter.timeoutMs} ms (--request-timeout)`);
     const cause = (err as Error).cause as { code?: string; message?: string } | undefined;
     return new Unreachable(`${method} ${url}: ${cause?.code ?? ''}${cause?.code ? ' ' : ''}${cause?.message ?? (err as Error).message}`);
