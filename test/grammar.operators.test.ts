@@ -5,8 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEMANTICS, semanticsOf, stringTest, likeAsTest } from '../src/grammar/operators.ts';
-import { spec } from './helpers/sandbox.ts';
+import { loadSpec } from '../src/spec/index.ts';
 
+const spec = loadSpec();
 const declared = Object.values(spec.operators);
 
 describe('the table of operator semantics (src/grammar/operators.ts)', () => {
