@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DueQueue } from '../src/sandbox/due-queue.ts';
 import { isLoopbackUrl } from '../src/sandbox/loopback.ts';
-import { customerCase, startHarness } from './helpers/sandbox.ts';
+import { customerCase, eventually, startHarness } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
 
 /** A port that was free a moment ago and now has nothing listening: every delivery to it is refused at once. */
@@ -16,15 +16,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Polls a condition of the sandbox's own state (no fixed sleep); fails after `limitMs`. */
-async function eventually(condition: () => boolean, limitMs = 10_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('a backlog of 200 subscriptions x 200 triggers to a closed port', () => {

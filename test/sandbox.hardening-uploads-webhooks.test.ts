@@ -14,7 +14,7 @@ import type { Sandbox, SandboxOptions } from '../src/sandbox/app.ts';
 import { addressRefusal, connectSocket } from '../src/sandbox/delivery-target.ts';
 import type { ConnectTarget, Resolver } from '../src/sandbox/delivery-target.ts';
 import type { Environment } from '../src/spec/types.ts';
-import { BASES, customerCase, send, startHarness, tokenFor } from './helpers/sandbox.ts';
+import { BASES, customerCase, eventually, send, startHarness, tokenFor } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
 
 const BOUNDARY = 'care-hardening-boundary';
@@ -48,15 +48,6 @@ function postOnce(url: string, body: Buffer, headers: Record<string, string>): P
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/** Polls a condition of the sandbox's own state (no fixed sleep); fails after `limitMs`. */
-async function eventually(condition: () => boolean, limitMs = 10_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('uploads', () => {

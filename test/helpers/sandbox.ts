@@ -126,3 +126,12 @@ export async function customerCase(h: Harness): Promise<{ id: string }> {
   const contract = h.sandbox.demo.sandbox.customer.contracts[0];
   return (await h.call('sandbox', 'customer', 'GET', `/cases?page[size]=1&filter[contract]=${contract}`)).json.data[0];
 }
+
+/** Polls a condition of the sandbox's own state (no fixed sleep); fails after `limitMs`. */
+export async function eventually(condition: () => boolean, limitMs = 10_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
