@@ -116,6 +116,6 @@ describe('public pages', () => {
     expect(guide).toMatch(/^## Paging and sorting$/m);
     expect(docs.info.description).not.toMatch(/^## Input coercion$/m);
     expect(docs.info.description).not.toMatch(/\| datetime \|/);
-    expect(docs['x-tagGroups'][0]).toEqual({ name: 'Guides', tags: ['Filtering'] });
+    expect(docs['x-tagGroups'][0]).toEqual({ name: 'Guides', tags: ['Getting started', 'Filtering'] });
   });
 });

@@ -21,6 +21,9 @@ export const DECISIONS_FILE = 'docs/decisions.md';
 export const DECISIONS_TAG = 'Decisions';
 export const CHANGELOG_FILE = 'CHANGELOG.md';
 export const CHANGELOG_TAG = 'Changelog';
+/** The *Getting started* guide: the page is this file's text (its steps are run as written by a test). */
+export const GETTING_STARTED_FILE = 'docs/getting-started.md';
+export const GETTING_STARTED_TAG = 'Getting started';
 
 /**
  * Redoc's footer shows the Redocly logo from `https://cdn.redoc.ly/redoc/logo-mini.svg`: a request to the
@@ -55,7 +58,7 @@ export function offlineRedocBundle(): string {
  * the contract's decisions and the changelog as docs-only sections, no repository paths, and deepObject examples
  * flattened for Redoc (see flattenDeepObjectExamples).
  */
-export function docsDocument(complete: any, decisionsMarkdown: string | null, changelogMarkdown: string | null = null): any {
+export function docsDocument(complete: any, decisionsMarkdown: string | null, changelogMarkdown: string | null = null, gettingStartedMarkdown: string | null = null): any {
   const spec = specFromDocument(complete);
   const document = structuredClone(complete);
   const { info, guide } = splitGuide(spec, String(document.info?.description ?? ''));
@@ -75,8 +78,15 @@ export function docsDocument(complete: any, decisionsMarkdown: string | null, ch
     document.tags.push({ name: CHANGELOG_TAG, 'x-traitTag': true, description: `Description version ${String(complete.info?.version)}.\n\n${changelog}` });
     aboutTags.push(CHANGELOG_TAG);
   }
+  const guides = [FILTERING_TAG];
+  // The file's `# Getting started` is the section's own heading, as for the decisions.
+  const gettingStarted = gettingStartedMarkdown?.replace(/^\s*# [^\n]*\n/, '').trim();
+  if (gettingStarted) {
+    document.tags.unshift({ name: GETTING_STARTED_TAG, 'x-traitTag': true, description: gettingStarted });
+    guides.unshift(GETTING_STARTED_TAG);
+  }
   if (Array.isArray(document['x-tagGroups'])) {
-    document['x-tagGroups'] = [{ name: 'Guides', tags: [FILTERING_TAG] }, ...document['x-tagGroups'], { name: 'About this description', tags: aboutTags }];
+    document['x-tagGroups'] = [{ name: 'Guides', tags: guides }, ...document['x-tagGroups'], { name: 'About this description', tags: aboutTags }];
   }
   scrubDescriptions(document);
   addConsoleLinks(document); // after the scrub, which unlinks relative links (the repository's files)
@@ -207,7 +217,9 @@ export const docsStep: BuildStep = {
     const decisions = existsSync(decisionsPath) ? readFileSync(decisionsPath, 'utf8').replace(/\r\n/g, '\n') : null;
     const changelogPath = resolve(context.root, CHANGELOG_FILE);
     const changelog = existsSync(changelogPath) ? readFileSync(changelogPath, 'utf8').replace(/\r\n/g, '\n') : null;
-    const document = docsDocument(complete, decisions, changelog);
+    const gettingStartedPath = resolve(context.root, GETTING_STARTED_FILE);
+    const gettingStarted = existsSync(gettingStartedPath) ? readFileSync(gettingStartedPath, 'utf8').replace(/\r\n/g, '\n') : null;
+    const document = docsDocument(complete, decisions, changelog, gettingStarted);
     context.write(`${DOCS_DIR}/index.html`, docsPage(document));
     context.write(`${DOCS_DIR}/description.js`, descriptionScript(document));
     context.write(`${DOCS_DIR}/console.html`, consolePage(escapeHtml(`${document.info?.title ?? 'API'} ${document.info?.version ?? ''}`.trim())));
