@@ -59,7 +59,7 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 /** How deep a JSON body may nest (D-87): the deepest schema of the description is a few levels; 32 leaves room. */
-export const JSON_DEPTH_LIMIT = 32;
+const JSON_DEPTH_LIMIT = 32;
 
 /** Keys that name an object's prototype machinery: never a field of ours, refused wherever they stand (D-87). */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
