@@ -23,12 +23,13 @@ import type { FilterContext } from './filter.ts';
 import { compareOn, insertIntoPermutation, permComparator, positionOf, removeFromPermutation } from './order.ts';
 import type { OrderContext, Permutation, Stretch } from './order.ts';
 import { pageSlots } from './page.ts';
+import type { ClauseWay, ListPlan } from './plan.ts';
 import { pageWriter, writesBack } from './record-json.ts';
 import type { PageWriter } from './record-json.ts';
 import { NON_NULLS, NULLS, ScopeCounts } from './scope-counts.ts';
 import type { CountedClause } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
-import { countStretch, markStretches, stretchAnswer, stretchTest, visitedSide } from './stretch-answer.ts';
+import { countStretch, markStretches, stretchAnswer, stretchTest, visitable, visitedSide } from './stretch-answer.ts';
 import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { StretchCounts } from './stretch-counts.ts';
 import { CodeBlockCounts, codeKey, integerKey, nullKey } from './code-block-counts.ts';
@@ -59,7 +60,7 @@ export interface CaseMemory {
    * the UTF-8 bytes of a JSON array (else they are read by rowid, one lookup each); undefined when SQL must answer (not filled yet,
    * open transaction...).
    */
-  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[]; rowids: number[]; json?: Buffer } | undefined;
+  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[]; rowids: number[]; json?: Buffer; plan: ListPlan } | undefined;
   /** A statement wrote the case `id` (insert, update, remove). */
   touched(env: string, id: string): void;
   /** The outermost transaction ended (committed or rolled back): apply what it touched as the database now has it. */
@@ -591,6 +592,156 @@ function pageWalk(query: ListQuery, total: number): { needed: number; ascending:
 /** Thrown by a walk that spent its budget of slots (blockCounted): the list is then walked through the mask. */
 const WALK_SPENT = Symbol('walk spent');
 
+/** How a list's clauses will be answered, with what the chosen way needs (planClauses; the plan's first part). */
+interface Clauses {
+  way: ClauseWay;
+  /** The list's one clause, for the ways that answer one. */
+  one?: FilterClause;
+  /** `scope counts`, `same counts`: the clause's total and its per-slot test. */
+  counted?: CountedClause;
+  /** The stretch ways (and `passes` of a clause that has stretches): the clause's stretches. */
+  answer?: StretchAnswer;
+  /** One stretch, a page sorted by another field: a walk of that field skipping blocks by the clause's bounds. */
+  zoned?: ZonedWalk;
+  /** `stretch block counts`: the total from the blocks, a per-slot test and the budget of its walk. */
+  spanned?: CountedStretch & { budget: number; zoned?: ZonedWalk };
+}
+
+/**
+ * The first way that applies: one clause counted (same counts, scope counts); one clause of stretches visited, unless
+ * a zoned walk along the sort is shorter than the visit; one stretch counted from blocks when its page's walk is
+ * short; else one pass per clause. Only counts are read here (no pass over the slots).
+ */
+function planClauses(t: Table, scoped: ScopeMask, query: ListQuery, ctx: FilterContext): Clauses {
+  if (query.filters.length === 0) return { way: 'none' };
+  if (query.filters.length > 1) return { way: 'passes' };
+  const one = query.filters[0];
+  const same = sameCounted(one, ctx, { alive: { bits: t.alive, count: t.aliveCount, sames: t.sames }, scope: scoped, scopes: t.scopes.values() }, t.mask);
+  if (same) return { way: 'same counts', one, counted: same };
+  const counted = scoped.counts.answer(one, ctx, scoped.bits, scoped.count);
+  if (counted) return { way: 'scope counts', one, counted };
+  const answer = stretchAnswer(one, ctx);
+  if (!answer) return { way: 'passes', one };
+  // one stretch, a page sorted by another field along which the matches lie together: walked skipping blocks, rather
+  // than the stretch visited when that is longer
+  const zoned = zonedWalk(t, scoped, answer, one, query);
+  const zonedFirst = zoned && zoned.walk() < visitedSide(answer) && zoned.walk() <= t.size * COUNTED_WALK_SHARE.zoned;
+  if (!zonedFirst && visitable(answer, t.size)) return { way: 'stretch visit', one, answer, zoned };
+  // one stretch, both sides too long to visit: counted from the scope's blocks of the permutation when the page's
+  // walk is short
+  const spanned = blockCounted(t, scoped, answer, one, query, zoned);
+  if (spanned) return { way: 'stretch block counts', one, answer, zoned, spanned };
+  return { way: 'passes', one, answer, zoned };
+}
+
+/**
+ * Answer the clauses as planned, then plan the page with the count and make it: the page's slots, and the plan as it
+ * ran (a walk whose budget ran out says so).
+ */
+function runPlan(t: Table, scoped: ScopeMask, query: ListQuery, ctx: FilterContext & { stretches: Map<string, Stretch> }, c: Clauses, scope: ListPlan['scope']): { slots: number[]; plan: ListPlan } {
+  const { mask, size } = t;
+  const marked = c.answer && c.way === 'stretch visit' ? markStretches(c.answer, scoped.bits, scoped.count, mask, size, t.matched) : undefined;
+  if (c.way === 'stretch visit' && !marked) throw new Error('a stretch planned to be visited was not');
+  const within = marked?.within ?? c.spanned?.within;
+  if (within) ctx.stretches.set(c.one!.field, within);
+  /** The mask of the matches: the scope's, then one pass per clause. */
+  const filterAll = () => {
+    mask.set(scoped.bits.subarray(0, size));
+    if (c.counted) c.counted.narrow(mask, size);
+    else for (const clause of query.filters) applyClause(mask, clause, ctx);
+  };
+  // one clause on a counted column (or counted from blocks): its total from the counts, its page walked reading the
+  // slots' values
+  const unmasked = c.counted ?? c.spanned;
+  let masked = !unmasked;
+  if (!unmasked && !marked) filterAll();
+  const total = unmasked ? unmasked.total : marked ? marked.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
+  const count: ListPlan['count'] = c.way === 'none' ? 'scope' : c.way === 'passes' ? 'mask' : c.way;
+  const plan: ListPlan = { scope, clauses: c.way, count, totalCount: total, test: 'mask', zones: 'none', page: { how: 'past the end' } };
+  if (c.answer && c.way !== 'passes') plan.stretchOf = c.answer.permutation.field;
+  const maskKeep = (s: number) => mask[s] === 1;
+  let gathered: Uint32Array | undefined = marked?.matched;
+  const matched = () => {
+    if (!masked) {
+      filterAll();
+      masked = true;
+    }
+    return (gathered ??= t.matched.subarray(0, collect(mask, t.matched, size)));
+  };
+  const page = (keep: (s: number) => boolean, byMask: boolean, zones?: Zones) => {
+    const made = pageSlots({
+      ctx: t.order,
+      permutation: (field) => t.permutations.get(field),
+      keep,
+      mask: byMask ? mask : undefined,
+      slots: size,
+      stretch: (field) => ctx.stretches.get(field),
+      zones: (field) => (field === query.sort[0]?.field ? zones : undefined),
+      integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
+      bucketZones: query.filters.length === 0 ? (lead, value, last, walk) => bucketZones(t, scoped, lead, value, last, query.page.size, walk) : undefined,
+      matched,
+      total,
+      alive: t.aliveCount,
+      keys: query.sort,
+      offset: (query.page.number - 1) * query.page.size,
+      size: query.page.size,
+    });
+    plan.page = made.way;
+    return made.slots;
+  };
+  // the mask of every match walked; one stretch's page sorted by another field skips the blocks holding no match
+  const byMask = () => {
+    if (!masked) filterAll();
+    masked = true;
+    const skips = c.zoned?.skips(total);
+    const zones = skips ?? scopeZones(t, scoped, query);
+    plan.test = 'mask';
+    plan.zones = skips ? 'zone skips' : zones ? 'scope blocks' : 'none';
+    return page(maskKeep, true, zones);
+  };
+  // a page walked skipping blocks by counts (per code, of nulls, of a `sameas` pair's same slots) needs no budget;
+  // else a test per slot that reads more than a code, or a code of a many-valued column, is walked within a
+  // budget of slots (one stretch counted from blocks, `sameas` counted per scope, tooManyCodesForBlocks)
+  const zones = c.counted && codeZones(t, scoped, c.counted, query);
+  const walkShare = c.counted && !zones ? (c.counted.walkShare ?? (tooManyCodesForBlocks(c.counted) ? COUNTED_WALK_SHARE.byValue : undefined)) : undefined;
+  const budgeted = c.spanned ?? (walkShare !== undefined ? { keep: c.counted!.keep, budget: t.size * walkShare } : undefined);
+  let slots: number[];
+  if (!budgeted) {
+    if (unmasked) {
+      plan.test = 'values';
+      plan.zones = zones ? 'code blocks' : 'none';
+      slots = page(unmasked.keep, false, zones);
+    } else slots = byMask();
+  } else if (!c.spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
+  else {
+    // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order
+    // (a range of dates along ids given in date order): past its budget, the walk gives way to the passes and a
+    // walk through the mask (a few times cheaper per slot)
+    let { budget } = budgeted;
+    const { keep } = budgeted;
+    const bounded = c.spanned?.zoned?.zones();
+    plan.test = 'values within a budget';
+    plan.zones = bounded ? 'zone bounds' : 'none';
+    try {
+      slots = page(
+        (s) => {
+          if (--budget < 0) throw WALK_SPENT;
+          return keep(s);
+        },
+        false,
+        bounded,
+      );
+    } catch (error) {
+      if (error !== WALK_SPENT) throw error;
+      plan.fallback = 'budget spent: mask walk';
+      slots = byMask();
+    }
+  }
+  // zones offered to a page that was sorted, or walked within a stretch, were not used
+  if (!(plan.page.how === 'walk' && plan.page.zones)) plan.zones = 'none';
+  return { slots, plan };
+}
+
 /** mask[s] = alive and in scope. Small functions of typed arrays: the loops the engine runs most. */
 function fillScopeMask(mask: Uint8Array, alive: Uint8Array, inScope: Uint8Array, codes: Uint32Array, size: number): void {
   for (let s = 0; s < size; s++) mask[s] = alive[s] & inScope[codes[s]];
@@ -956,101 +1107,14 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       if (!scopeColumn || scopeColumn.kind !== 'dict' || !scopeColumn.index) return undefined;
       for (const f of query.filters) if (!t.columns.has(f.field)) return undefined;
       for (const k of query.sort) if (!t.columns.has(k.field)) return undefined;
-      const { mask, size } = t;
       const scoped = t.scopeMask(scopeColumn, scope.values);
       const stretches = new Map<string, Stretch>();
-      const ctx: FilterContext = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size, stretches, judged: new Map() };
-      const one = query.filters.length === 1 ? query.filters[0] : undefined;
-      const counted = one && (sameCounted(one, ctx, { alive: { bits: t.alive, count: t.aliveCount, sames: t.sames }, scope: scoped, scopes: t.scopes.values() }, mask) ?? scoped.counts.answer(one, ctx, scoped.bits, scoped.count));
-      // one clause that selects stretches of its field's permutation: the mask marked and counted from those
-      const answer = one && !counted ? stretchAnswer(one, ctx) : undefined;
-      // one stretch, a page sorted by another field along which the matches lie together: walked skipping blocks,
-      // rather than the stretch visited when that is longer
-      const zoned = answer && zonedWalk(t, scoped, answer, one!, query);
-      const zonedFirst = zoned && zoned.walk() < visitedSide(answer) && zoned.walk() <= t.size * COUNTED_WALK_SHARE.zoned;
-      const marked = answer && !zonedFirst ? markStretches(answer, scoped.bits, scoped.count, mask, size, t.matched) : undefined;
-      // one stretch, both sides too long to visit: counted from the scope's blocks of the permutation when the page's
-      // walk is short
-      const spanned = answer && !marked ? blockCounted(t, scoped, answer, one!, query, zoned) : undefined;
-      const within = marked?.within ?? spanned?.within;
-      if (within) stretches.set(one!.field, within);
-      /** The mask of the matches: the scope's, then one pass per clause. */
-      const filterAll = () => {
-        mask.set(scoped.bits.subarray(0, size));
-        if (counted) counted.narrow(mask, size);
-        else for (const clause of query.filters) applyClause(mask, clause, ctx);
-      };
-      // one clause on a counted column (or counted from blocks): its total from the counts, its page walked reading the
-      // slots' values
-      const unmasked = counted ?? spanned;
-      let masked = !unmasked;
-      if (!unmasked && !marked) filterAll();
-      const total = unmasked ? unmasked.total : marked ? marked.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
-      const maskKeep = (s: number) => mask[s] === 1;
-      let gathered: Uint32Array | undefined = marked?.matched;
-      const matched = () => {
-        if (!masked) {
-          filterAll();
-          masked = true;
-        }
-        return (gathered ??= t.matched.subarray(0, collect(mask, t.matched, size)));
-      };
-      const page = (keep: (s: number) => boolean, byMask: boolean, zones?: Zones) =>
-        pageSlots({
-          ctx: t.order,
-          permutation: (field) => t.permutations.get(field),
-          keep,
-          mask: byMask ? mask : undefined,
-          slots: size,
-          stretch: (field) => stretches.get(field),
-          zones: (field) => (field === query.sort[0]?.field ? zones : undefined),
-          integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
-          bucketZones: query.filters.length === 0 ? (lead, value, last, walk) => bucketZones(t, scoped, lead, value, last, query.page.size, walk) : undefined,
-          matched,
-          total,
-          alive: t.aliveCount,
-          keys: query.sort,
-          offset: (query.page.number - 1) * query.page.size,
-          size: query.page.size,
-        });
-      // the mask of every match walked; one stretch's page sorted by another field skips the blocks holding no match
-      const byMask = (zones = zoned?.skips(total) ?? scopeZones(t, scoped, query)) => {
-        if (!masked) filterAll();
-        masked = true;
-        return page(maskKeep, true, zones);
-      };
-      // a page walked skipping blocks by counts (per code, of nulls, of a `sameas` pair's same slots) needs no budget;
-      // else a test per slot that reads more than a code, or a code of a many-valued column, is walked within a
-      // budget of slots (one stretch counted from blocks, `sameas` counted per scope, tooManyCodesForBlocks)
-      const zones = counted && codeZones(t, scoped, counted, query);
-      const walkShare = counted && !zones ? (counted.walkShare ?? (tooManyCodesForBlocks(counted) ? COUNTED_WALK_SHARE.byValue : undefined)) : undefined;
-      const budgeted = spanned ?? (walkShare !== undefined ? { keep: counted!.keep, budget: t.size * walkShare } : undefined);
-      let slots: number[];
-      if (!budgeted) slots = unmasked ? page(unmasked.keep, false, zones) : byMask();
-      else if (!spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
-      else {
-        // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order
-        // (a range of dates along ids given in date order): past its budget, the walk gives way to the passes and a
-        // walk through the mask (a few times cheaper per slot)
-        let { budget } = budgeted;
-        const { keep } = budgeted;
-        try {
-          slots = page(
-            (s) => {
-              if (--budget < 0) throw WALK_SPENT;
-              return keep(s);
-            },
-            false,
-            spanned?.zoned?.zones(),
-          );
-        } catch (error) {
-          if (error !== WALK_SPENT) throw error;
-          slots = byMask();
-        }
-      }
+      const ctx: FilterContext & { stretches: Map<string, Stretch> } = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size: t.size, stretches, judged: new Map() };
+      const clauses = planClauses(t, scoped, query, ctx);
+      const { slots, plan } = runPlan(t, scoped, query, ctx, clauses, { by: scope.by, values: scope.values.length, cases: scoped.count });
       if (t.writer === undefined) t.writer = pageWriter(caseColumns, (field) => t.columns.get(field)) ?? null;
       const json = t.recordsExact && t.writer ? t.writer(slots) : undefined;
-      return { totalCount: total, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json };
+      return { totalCount: plan.totalCount, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json, plan };
     },
     touched(env, id) {
       pending.push([env, id]);

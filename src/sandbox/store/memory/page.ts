@@ -90,32 +90,93 @@ function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean,
   return back ? out.reverse() : out;
 }
 
-export function pageSlots(input: PageInput): number[] {
+/**
+ * How a page is made, chosen from the count and the costs before any slot is walked (the list's plan shows it):
+ * - `past the end`: the page starts at or after the last match;
+ * - `sort`: the matches sorted as far as the page needs;
+ * - `walk`: one key's permutation walked (`back`: from the end), within a stretch or skipping blocks by zones;
+ * - `counted buckets`: two keys, the leading one's values counted (a status): only the buckets the page needs walked;
+ * - `buckets`: the matches split by the leading keys' values, each needed bucket walked along the last key (runs when
+ *   there are more than MAX_BUCKETS);
+ * - `runs`: runs of equal first key along its permutation, each sorted by the other keys.
+ */
+export type PageWay =
+  | { how: 'past the end' }
+  | { how: 'sort'; keys: string[] }
+  | { how: 'walk'; along: string; descending: boolean; back: boolean; within: boolean; zones: boolean }
+  | { how: 'counted buckets'; lead: string; along: string }
+  | { how: 'buckets'; lead: string[]; along: string }
+  | { how: 'runs'; of: string; then: string[] };
+
+const DEFAULT_ORDER: SortKey[] = [{ field: 'id', descending: false, type: 'string' }];
+
+/** The way the page will be made (pageSlots runs it). */
+export function pageWay(input: PageInput): PageWay {
   const { total, offset, keys } = input;
   const to = Math.min(total, offset + input.size);
-  if (offset >= to) return [];
-  const order: SortKey[] = keys.length > 0 ? keys : [{ field: 'id', descending: false, type: 'string' }];
+  if (offset >= to) return { how: 'past the end' };
+  const order = keys.length > 0 ? keys : DEFAULT_ORDER;
   const canWalk = order.every((k) => input.permutation(k.field) !== undefined);
   const within = order.length === 1 ? input.stretch?.(order[0].field) : undefined;
   const zones = order.length === 1 && !within ? input.zones?.(order[0].field) : undefined;
-  if (!canWalk || sortCost(total) <= Math.min(walkCost(input, offset, to, total, within), zones?.cost ?? Infinity)) return sortedSlice(input, input.matched(), order, offset, to);
-  if (order.length === 1) return walked(input, order[0], input.keep, total, offset, to, within);
-  return countedBuckets(input, order, offset, to) ?? bucketed(input, order, offset, to) ?? runs(input, order, offset, to);
+  if (!canWalk || sortCost(total) <= Math.min(walkCost(input, offset, to, total, within), zones?.cost ?? Infinity)) return { how: 'sort', keys: order.map((k) => k.field) };
+  const last = order[order.length - 1];
+  if (order.length === 1) return { how: 'walk', along: last.field, descending: last.descending, back: total - offset < to, within: within !== undefined, zones: zones !== undefined };
+  if (leadCounts(input, order)) return { how: 'counted buckets', lead: order[0].field, along: last.field };
+  const leading = order.slice(0, -1);
+  // one value may have two codes in a column without a lookup: bucket only by codes that are values
+  const unlooked = (k: SortKey) => {
+    const column = input.ctx.column(k.field);
+    return column.kind === 'dict' && column.index === null;
+  };
+  if (leading.some(unlooked)) return runsWay(order);
+  return { how: 'buckets', lead: leading.map((k) => k.field), along: last.field };
+}
+
+const runsWay = (order: SortKey[]): PageWay => ({ how: 'runs', of: order[0].field, then: order.slice(1).map((k) => k.field) });
+
+/** The page's slots, made the way given (pageWay's by default), and the way it was made (buckets may become runs). */
+export function pageSlots(input: PageInput, way: PageWay = pageWay(input)): { slots: number[]; way: PageWay } {
+  const { total, offset } = input;
+  const to = Math.min(total, offset + input.size);
+  const order = input.keys.length > 0 ? input.keys : DEFAULT_ORDER;
+  switch (way.how) {
+    case 'past the end':
+      return { slots: [], way };
+    case 'sort':
+      return { slots: sortedSlice(input, input.matched(), order, offset, to), way };
+    case 'walk':
+      return { slots: walked(input, order[0], input.keep, total, offset, to, order.length === 1 ? input.stretch?.(order[0].field) : undefined), way };
+    case 'counted buckets':
+      return { slots: countedBuckets(input, order, leadCounts(input, order)!, offset, to), way };
+    case 'buckets': {
+      const slots = bucketed(input, order, offset, to);
+      if (slots) return { slots, way };
+      return { slots: runs(input, order, offset, to), way: runsWay(order) }; // more than MAX_BUCKETS
+    }
+    case 'runs':
+      return { slots: runs(input, order, offset, to), way };
+  }
 }
 
 /**
- * Two keys, the first an integer whose values the matches are counted by (a status, a priority; no nulls): each
- * bucket's size is known, so only the buckets the page needs are visited. Undefined: not that case.
+ * Two keys, the first an integer whose values the matches are counted by (a status, a priority; no nulls), their
+ * counts summing to the total: the counts, else undefined.
  */
-function countedBuckets(input: PageInput, order: SortKey[], from: number, to: number): number[] | undefined {
+function leadCounts(input: PageInput, order: SortKey[]): { values: Int32Array; nulls: number } | undefined {
   if (order.length !== 2) return undefined;
-  const [lead, last] = order;
-  const counts = input.integerCounts?.(lead.field);
-  const column = input.ctx.column(lead.field);
-  if (!counts || counts.nulls > 0 || column.kind !== 'number') return undefined;
+  const counts = input.integerCounts?.(order[0].field);
+  if (!counts || counts.nulls > 0 || input.ctx.column(order[0].field).kind !== 'number') return undefined;
   let sum = 0;
   for (let v = 0; v < counts.values.length; v++) sum += counts.values[v];
-  if (sum !== input.total) return undefined;
+  return sum === input.total ? counts : undefined;
+}
+
+/** Two keys, the first's values counted (leadCounts): each bucket's size is known, so only the buckets the page needs are visited. */
+function countedBuckets(input: PageInput, order: SortKey[], counts: { values: Int32Array }, from: number, to: number): number[] {
+  const [lead, last] = order;
+  const column = input.ctx.column(lead.field);
+  if (column.kind !== 'number') throw new Error(`counted buckets of ${lead.field}, which is not a number column`);
   const { values } = column;
   const { keep } = input;
   const ascending = Array.from(counts.values.keys()).filter((v) => counts.values[v] > 0);

@@ -117,6 +117,11 @@ export function visitedSide(answer: StretchAnswer): number {
   return Math.min(selected, answer.permutation.length - selected);
 }
 
+/** Whether markStretches visits the answer (its shorter side is short enough to beat a pass), rather than undefined. */
+export function visitable(answer: StretchAnswer, size: number): boolean {
+  return visitedSide(answer) <= size * VISIT_SHARE;
+}
+
 export interface MarkedStretches {
   total: number;
   /** The matching slots (written into the `matched` given), when the matches' positions were the side visited. */
