@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseListQuery } from '../src/grammar/parse.ts';
 import { fromSql, recordJsonSql, resourceColumns, toSql } from '../src/sandbox/store/columns.ts';
 import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
+import type { EngineAnswer } from '../src/sandbox/store/memory/engine.ts';
 import { isoOf, writesBack } from '../src/sandbox/store/memory/record-json.ts';
 import { utf8 } from '../src/sandbox/utf8.ts';
 import type { Column } from '../src/sandbox/store/columns.ts';
@@ -95,8 +96,8 @@ describe('a page of cases as JSON text (D-84)', () => {
     try {
       const memory = openCaseMemory(spec, db, resourceColumns(spec, 'Case'), { load: 'sync' });
       const query = parseListQuery('page[size]=5', list, spec.operators).query;
-      expect(memory.list('sandbox', scope, query)!.json).toBeDefined();
-      const other = memory.list('production', scope, query)!;
+      expect((memory.list('sandbox', scope, query) as EngineAnswer).json).toBeDefined();
+      const other = memory.list('production', scope, query) as EngineAnswer;
       expect(other.json).toBeUndefined();
       expect(other.rowids).toHaveLength(5);
       memory.close();

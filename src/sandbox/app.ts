@@ -23,6 +23,8 @@ import { serveStatic } from './static.ts';
 import { serveTryIt } from './try-it.ts';
 import { JsonText } from './store/json-page.ts';
 import { openSqliteStorage } from './store/sqlite.ts';
+import type { ListAnswer } from './store/types.ts';
+import { explainLine } from './explain.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { sandboxSpec } from './spec-cache.ts';
 import { validateBody } from './validate.ts';
@@ -63,6 +65,8 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Log one line per request (method, path, status, milliseconds). */
   logRequests?: boolean;
+  /** Log one line per list of cases: the page cache, the column engine and its plan, or SQL and why (explain.ts). */
+  explainLists?: boolean;
   /** Requests per second allowed per API key (D-31 429 with Retry-After); off when absent. */
   rateLimit?: number;
   /** Time allowed for a request's headers and body before a 408 (Node's defaults when absent). */
@@ -81,7 +85,9 @@ export interface Sandbox {
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const spec = sandboxSpec(options.bundle);
   const now = options.now ?? Date.now;
-  const store = openSqliteStorage(spec, { file: options.db ?? ':memory:', caseLists: options.caseLists });
+  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const onListPlan = options.explainLists ? (answer: ListAnswer, request: Parameters<typeof explainLine>[1]) => log(explainLine(answer, request)) : undefined;
+  const store = openSqliteStorage(spec, { file: options.db ?? ':memory:', caseLists: options.caseLists, onListPlan });
   const dispatcher = createDispatcher(store, { ...options.webhooks, now });
   const svc: Services = { spec, store, auth: createAuth(store, now), dispatcher, now };
   seedIfEmpty(svc, options.seedCases ?? 300);
@@ -90,7 +96,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const missing = spec.operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
   if (missing.length > 0) throw new Error(`No handler for operations: ${missing.join(', ')}`);
   const generatedDir = join(repoRoot, 'generated');
-  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const limiter = options.rateLimit ? rateLimiter(options.rateLimit, now) : undefined;
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {

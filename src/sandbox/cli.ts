@@ -29,6 +29,8 @@ Options:
                            refused after name resolution, before connecting (sandbox deliveries may always)
   --agent-token T          require "Authorization: Bearer T" on the agent API (default: open, loopback use)
   --log-requests           print one line per request
+  --explain-lists          print one line per list of cases: who answered it and how (the page cache, the column
+                           engine and its plan, or SQL and why)
   --rate-limit N           answer 429 with Retry-After beyond N requests per second per API key (default: no limit)
   --quiet                  print only the URL line
   --help                   this text
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
       'allow-private-webhooks': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       'log-requests': { type: 'boolean', default: false },
+      'explain-lists': { type: 'boolean', default: false },
       'rate-limit': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
     caseLists,
     agentToken: values['agent-token'],
     logRequests: values['log-requests'],
+    explainLists: values['explain-lists'],
     ...(values['rate-limit'] ? { rateLimit: number('rate-limit', values['rate-limit']) } : {}),
     webhooks: {
       ...(values['webhook-retry-delays'] ? { retryDelaysMs: values['webhook-retry-delays'].split(',').map((d) => number('webhook-retry-delays', d)) } : {}),

@@ -21,7 +21,7 @@ import { JsonText, jsonListResult } from './json-page.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
 import { openCaseMemory } from './memory/engine.ts';
 import type { CaseMemory, CaseMemoryOptions } from './memory/engine.ts';
-import type { Internal, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
+import type { Internal, ListAnswer, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
 
 const INTERNAL_COLUMNS: Record<Resource, Record<string, string>> = {
   cases: { customerOrg: 'customer_org TEXT' },
@@ -101,6 +101,8 @@ export interface SqliteOptions {
   caseMemoryLoad?: CaseMemoryOptions['load'];
   /** Sizes of the engine's structures (tests: small, so a few thousand cases take the paths a million take). */
   caseMemorySizes?: Pick<CaseMemoryOptions, 'block' | 'countedCodes'>;
+  /** Told who answered each list of cases and how (`--explain-lists`; the plan tests). */
+  onListPlan?: (answer: ListAnswer, request: { env: string; scope: Scope; query: ListQuery }) => void;
 }
 
 export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Storage {
@@ -174,18 +176,20 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   };
 
   let memoryFailed = false;
-  /** The engine's answer; should it ever throw, SQL answers instead (a list must not become a 500), said once. */
+  /** The engine's answer, or why SQL answers; should it ever throw, SQL answers instead (a list must not become a 500), said once. */
   function memoryList(env: string, scope: Scope, query: ListQuery): ReturnType<CaseMemory['list']> {
-    if (memoryFailed && options.caseLists !== 'memory-only') return undefined;
+    if (memoryFailed && options.caseLists !== 'memory-only') return { refused: 'it failed earlier (its error was printed then)' };
     try {
       return caseMemory!.list(env, scope, query);
     } catch (error) {
       if (options.caseLists === 'memory-only') throw error;
       memoryFailed = true;
       process.stderr.write(`care-sandbox: the case column engine failed, SQL answers lists from now on (D-84): ${(error as Error).stack}\n`);
-      return undefined;
+      return { refused: 'it failed (its error is printed above)' };
     }
   }
+  /** Who answered a list of cases and how, to `onListPlan` (`--explain-lists`). */
+  const explain = (answer: ListAnswer, env: string, scope: Scope, query: ListQuery) => options.onListPlan?.(answer, { env, scope, query });
 
   /**
    * The page's records by rowid (one lookup each, no index), in the order given, as JSON text that SQLite writes (the
@@ -353,9 +357,16 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       if (resource === 'cases' && caseMemory && !hidden) {
         const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
         const cachedPage = jsonPageCache.get(pageKey);
-        if (cached && cached.version === version && cachedPage && cachedPage.version === version) return jsonListResult(cachedPage.json, cached.count);
+        if (cached && cached.version === version && cachedPage && cachedPage.version === version) {
+          explain({ by: 'page cache' }, env, scope, query);
+          return jsonListResult(cachedPage.json, cached.count);
+        }
         const answer = memoryList(env, scope, query);
-        if (answer) {
+        if ('refused' in answer) {
+          if (options.caseLists === 'memory-only') throw new Error(`the case column engine did not answer: ${answer.refused}`);
+          explain({ by: 'sql', why: `the engine refused: ${answer.refused}` }, env, scope, query);
+        } else {
+          explain({ by: 'engine', plan: answer.plan }, env, scope, query);
           const json = answer.json === undefined ? casesJsonByRowid(answer.ids, answer.rowids) : new JsonText(answer.json, answer.ids.length);
           if (jsonPageCache.size >= 300) jsonPageCache.delete(jsonPageCache.keys().next().value!);
           jsonPageCache.set(pageKey, { version, json });
@@ -363,8 +374,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
           countCache.set(key, { version, count: answer.totalCount });
           return jsonListResult(json, answer.totalCount);
         }
-        if (options.caseLists === 'memory-only') throw new Error('the case column engine did not answer');
-      }
+      } else if (resource === 'cases') explain({ by: 'sql', why: caseMemory ? 'a list the customer view narrows (D-79)' : '--case-lists sql' }, env, scope, query);
       let totalCount = cached && cached.version === version ? cached.count : undefined;
       // D-49/D-50: a cases count that needs no row scan is taken first, so the page can be planned with it
       const countCtx: CaseCountContext | undefined = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract')

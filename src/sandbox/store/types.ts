@@ -3,6 +3,7 @@
 import type { ListQuery } from '../../grammar/types.ts';
 import type { Environment, ValueType } from '../../spec/types.ts';
 import type { JsonText } from './json-page.ts';
+import type { ListPlan } from './memory/plan.ts';
 
 /** Resource tables; each stores the fields of its schema in the description plus internal columns. */
 export const RESOURCE_SCHEMAS = {
@@ -57,6 +58,12 @@ export interface ListResult {
   /** The items as JSON text, when the storage wrote them so (D-84): sent as they are. */
   json?: JsonText;
 }
+
+/**
+ * Who answered a list of cases and how (`care-sandbox --explain-lists`): the page cache (the same list since the last
+ * write), the column engine and its plan (D-84), or SQL and why.
+ */
+export type ListAnswer = { by: 'page cache' } | { by: 'engine'; plan: ListPlan } | { by: 'sql'; why: string };
 
 export interface Org {
   id: string;

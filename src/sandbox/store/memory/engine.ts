@@ -54,13 +54,21 @@ export interface CaseMemoryOptions {
   countedCodes?: number;
 }
 
+export interface EngineAnswer {
+  totalCount: number;
+  ids: string[];
+  rowids: number[];
+  json?: Buffer;
+  plan: ListPlan;
+}
+
 export interface CaseMemory {
   /**
-   * The exact count, the page's ids with their rowids and, when the columns hold every field exactly, its records as
-   * the UTF-8 bytes of a JSON array (else they are read by rowid, one lookup each); undefined when SQL must answer (not filled yet,
-   * open transaction...).
+   * The exact count, the page's ids with their rowids, the plan it followed and, when the columns hold every field
+   * exactly, its records as the UTF-8 bytes of a JSON array (else they are read by rowid, one lookup each); or why SQL
+   * must answer (not filled yet, an open transaction...).
    */
-  list(env: string, scope: Scope, query: ListQuery): { totalCount: number; ids: string[]; rowids: number[]; json?: Buffer; plan: ListPlan } | undefined;
+  list(env: string, scope: Scope, query: ListQuery): EngineAnswer | { refused: string };
   /** A statement wrote the case `id` (insert, update, remove). */
   touched(env: string, id: string): void;
   /** The outermost transaction ended (committed or rolled back): apply what it touched as the database now has it. */
@@ -1100,13 +1108,15 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
 
   return {
     list(env, scope, query) {
-      if (!filled || pending.length > 0 || db.inTransaction || !LITTLE_ENDIAN) return undefined;
+      if (!LITTLE_ENDIAN) return { refused: 'a big-endian machine (the passes read masks as little-endian words)' };
+      if (!filled) return { refused: 'still filling' };
+      if (pending.length > 0 || db.inTransaction) return { refused: 'inside a transaction' };
       const t = tableOf(env);
-      if (t.broken) return undefined;
+      if (t.broken) return { refused: 'a case it cannot hold exactly (an id out of code point order, a value of another type)' };
       const scopeColumn = scope.by === 'customerOrg' ? t.customer : scope.by === 'contract' ? t.columns.get('contract') : undefined;
-      if (!scopeColumn || scopeColumn.kind !== 'dict' || !scopeColumn.index) return undefined;
-      for (const f of query.filters) if (!t.columns.has(f.field)) return undefined;
-      for (const k of query.sort) if (!t.columns.has(k.field)) return undefined;
+      if (!scopeColumn || scopeColumn.kind !== 'dict' || !scopeColumn.index) return { refused: `a scope by ${scope.by}` };
+      for (const f of query.filters) if (!t.columns.has(f.field)) return { refused: `a filter on ${f.field}, which it does not hold` };
+      for (const k of query.sort) if (!t.columns.has(k.field)) return { refused: `a sort by ${k.field}, which it does not hold` };
       const scoped = t.scopeMask(scopeColumn, scope.values);
       const stretches = new Map<string, Stretch>();
       const ctx: FilterContext & { stretches: Map<string, Stretch> } = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size: t.size, stretches, judged: new Map() };

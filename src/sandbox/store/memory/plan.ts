@@ -64,14 +64,22 @@ const s = (n: number) => n.toLocaleString('en-US');
 export function describePlan(plan: ListPlan): string {
   const { scope, page } = plan;
   const clauses = plan.stretchOf ? `${plan.clauses} of ${plan.stretchOf}` : plan.clauses;
-  const zones = plan.zones === 'none' ? '' : ` skipping by ${plan.zones}`;
+  const zones = plan.zones === 'none' ? '' : `, skipping blocks by ${ZONES[plan.zones]}`;
+  const test = page.how === 'past the end' ? '' : `, test ${plan.test}${plan.fallback ? ` (${plan.fallback})` : ''}`;
   return [
     `scope: ${scope.by} mask (${scope.values} value${scope.values === 1 ? '' : 's'}, ${s(scope.cases)} cases)`,
     `clauses: ${clauses}`,
     `count: ${plan.count} = ${s(plan.totalCount)}`,
-    `page: ${pageText(page)}${zones}, test ${plan.test}${plan.fallback ? ` (${plan.fallback})` : ''}`,
+    `page: ${pageText(page)}${zones}${test}`,
   ].join('; ');
 }
+
+const ZONES: Record<Exclude<Zones, 'none'>, string> = {
+  'code blocks': 'counts per code',
+  'zone bounds': 'value bounds and counts',
+  'zone skips': 'value bounds',
+  'scope blocks': 'the scope\'s counts',
+};
 
 function pageText(page: PageWay): string {
   switch (page.how) {
