@@ -10,6 +10,7 @@
 // Load generator: a Node http client in this (bench) process; the sandbox and json-server run in their own processes.
 // Usage: npx tsx bench/sandbox.ts [--sizes 10000,100000,1000000] [--samples 10] [--seconds 5] [--dir .care/bench]
 //        [--json-server-max 100000] [--floor-max 100000] [--classes REGEX] [--warm 5] [--no-mix] [--cpu-prof DIR]
+//        [--sandbox-bin FILE] [--json FILE]
 // (--classes narrows the per-class figures; the mix always draws from every class)
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -44,6 +45,10 @@ const { values } = parseArgs({
     'no-mix': { type: 'boolean', default: false },
     /** Write the sandbox's CPU profile (node --cpu-prof) into this directory when it stops. */
     'cpu-prof': { type: 'string' },
+    /** The sandbox to measure (another checkout's bin/care-sandbox.js: bench/sandbox-side-by-side.ts); this one's by default. */
+    'sandbox-bin': { type: 'string', default: join(repoRoot, 'bin/care-sandbox.js') },
+    /** Also write the figures per size as JSON here (bench/sandbox-side-by-side.ts reads them). */
+    json: { type: 'string' },
   },
 });
 const sizes = values.sizes!.split(',').map(Number);
@@ -115,7 +120,7 @@ async function token(config: any, account: any): Promise<string> {
 async function startSandbox(db: string) {
   const configFile = `${db}.config.json`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []), join(repoRoot, 'bin/care-sandbox.js'), '--port', '0', '--db', db, '--write-config', configFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : []), resolve(values['sandbox-bin']!), '--port', '0', '--db', db, '--write-config', configFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   // D-84: lists are answered by SQL until the case column engine is filled; the per-class figures wait for it
   const listsReady = waitForLine(child, /case lists in memory \((\d+) ms after listening\)/).then((m) => performance.now() - t0);
@@ -421,5 +426,6 @@ if (summary.length > 1) {
 console.log(`\n== issue 8 targets, judged from this run (nothing lost: the kill -9, fuzz and SQL = engine = evaluator tests) ==`);
 const figures: SizeFigures[] = summary.map((r) => ({ size: r.size, classes: r.classes, coldStartMs: r.coldStartMs, mixWrites: r.mixWrites, jsonServer: r.jsonServer && { sandbox: r.jsonServer.sandbox.rps, jsonServer: r.jsonServer.jsonServer.rps }, rssMb: r.rssMb }));
 for (const line of formatVerdicts(judgeTargets(figures))) console.log(line);
+if (values.json) writeFileSync(values.json, JSON.stringify(summary, null, 1));
 agent.destroy();
 process.exit(0);

@@ -11,6 +11,7 @@ import { parseListQuery } from '../src/grammar/parse.ts';
 import { prng } from '../src/sandbox/seed.ts';
 import { describePlan } from '../src/sandbox/store/memory/plan.ts';
 import type { ListPlan } from '../src/sandbox/store/memory/plan.ts';
+import type { PageWay } from '../src/sandbox/store/memory/page.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import type { ListAnswer, Scope, Storage } from '../src/sandbox/store/types.ts';
 import { spec, startHarness } from './helpers/sandbox.ts';
@@ -80,7 +81,7 @@ function planOf(query: string, scope: Scope = customer): ListPlan {
   return answer.plan;
 }
 
-const walk = (along: string, descending: boolean, more: { back?: boolean; within?: boolean; zones?: boolean } = {}) => ({ how: 'walk', along, descending, back: false, within: false, zones: false, ...more });
+const walk = (along: string, descending: boolean, more: { back?: boolean; within?: boolean; zones?: boolean } = {}): PageWay => ({ how: 'walk', along, descending, back: false, within: false, zones: false, ...more });
 
 // [class, query, scope, the plan's parts]
 const classes: Array<[string, string, Scope, Partial<ListPlan>]> = [
