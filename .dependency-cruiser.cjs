@@ -38,7 +38,7 @@ module.exports = {
         'store/sqlite-case-rows.ts): it knows nothing of SQLite, of its column mapping, nor of the other store modules.',
       severity: 'error',
       from: { path: '^src/sandbox/store/memory/' },
-      to: { path: ['(^|/)node_modules/(@types/)?better-sqlite3/', '^src/sandbox/store/[^/]+\\.ts$'], pathNot: '^src/sandbox/store/types\\.ts$' },
+      to: { path: ['(^|/)better-sqlite3(/|$)', '^src/sandbox/store/[^/]+\\.ts$'], pathNot: '^src/sandbox/store/types\\.ts$' },
     },
     {
       name: 'base-layers-stay-below',
