@@ -115,7 +115,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   db.pragma('busy_timeout = 5000');
   // 32 MiB of page cache instead of the 16 that better-sqlite3 builds SQLite with: a page of cases reads its records
   // by rowid from all over the table; at 100k cases, 200 random records took 1.2 ms with the default and 0.85 ms with
-  // this (D-84). The column engine's fill scans the table with 2,000 KiB, then gives this back (memory/engine.ts).
+  // this (D-84). The column engine's fill scans the table with 2,000 KiB, then gives this back (sqlite-case-rows.ts).
   db.pragma('cache_size = -32768');
   // The two text operators SQL cannot answer alone (D-49), with the grammar's own pattern compilers (same semantics
   // by construction): `match` (RE2) and the `like` patterns that plain SQL does not cover.
