@@ -1,4 +1,4 @@
-// In-memory column engine of the case lists (decision D-84). The store (SQLite) stays the store of record; this holds, per
+// In-memory column engine of the case lists (decision D-84). The store stays the store of record; this holds, per
 // environment, the filterable and sortable fields of every case (read from the bundle: the cases list operation's
 // filter and sort fields) in columns, with one sorted permutation per sortable field, and answers a list with the
 // exact totalCount and the ids of its page, and the page's records as JSON text written from its columns (they hold
