@@ -32,6 +32,15 @@ module.exports = {
       to: { path: '^src/sandbox/(http|handlers)/' },
     },
     {
+      name: 'engine-reads-through-its-port',
+      comment:
+        'The case-list engine (store/memory/) reads cases through its port (memory/source.ts, implemented by ' +
+        'store/sqlite-case-rows.ts): it knows nothing of SQLite, of its column mapping, nor of the other store modules.',
+      severity: 'error',
+      from: { path: '^src/sandbox/store/memory/' },
+      to: { path: ['(^|/)better-sqlite3(/|$)', '^src/sandbox/store/[^/]+\\.ts$'], pathNot: '^src/sandbox/store/types\\.ts$' },
+    },
+    {
       name: 'base-layers-stay-below',
       comment: 'src/spec and src/grammar are read by every part and import none of them.',
       severity: 'error',
@@ -76,7 +85,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/|^packages/description/docs/' },
+    exclude: { path: '(^|/)dist/|^packages/description/docs/|^packages/[^/]+/node_modules/' },
     // type-only imports count: a cycle through a type is still a cycle for the reader
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

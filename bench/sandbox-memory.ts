@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { parseListQuery } from '../src/grammar/parse.ts';
 import { resourceColumns } from '../src/sandbox/store/columns.ts';
 import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
+import { sqliteCaseRows } from '../src/sandbox/store/sqlite-case-rows.ts';
 import { loadSpec } from '../src/spec/index.ts';
 import { pageOf, prng, queryClasses } from './sandbox-classes.ts';
 import { loadCases } from './sandbox-floor.ts';
@@ -33,7 +34,7 @@ const spec = loadSpec();
 processFigures('spec loaded');
 const db = new Database(values.db, { readonly: true });
 const caseList = spec.operation('listCases').list!;
-const memory = openCaseMemory(spec, db, resourceColumns(spec, 'Case'), { load: 'sync' });
+const memory = openCaseMemory(spec, sqliteCaseRows(db, resourceColumns(spec, 'Case')), { load: 'sync' });
 const cases = (db.prepare(`SELECT count(*) FROM cases WHERE env = 'sandbox'`).pluck().get() as number) || 1;
 processFigures(`filled (${cases} cases)`);
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/sandbox/app.ts';
 import { resourceColumns } from '../src/sandbox/store/columns.ts';
 import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
+import { sqliteCaseRows } from '../src/sandbox/store/sqlite-case-rows.ts';
 import { Footprint } from '../src/sandbox/store/memory/footprint.ts';
 import type { FootprintPart } from '../src/sandbox/store/memory/footprint.ts';
 import { spec } from './helpers/sandbox.ts';
@@ -62,7 +63,7 @@ describe("the engine's footprint", () => {
 
   it('has a permutation per sortable field and a column per filterable field the description declares', () => {
     const db = new Database(file, { readonly: true });
-    const memory = openCaseMemory(spec, db, resourceColumns(spec, 'Case'), { load: 'sync' });
+    const memory = openCaseMemory(spec, sqliteCaseRows(db, resourceColumns(spec, 'Case')), { load: 'sync' });
     try {
       const parts = memory.footprint();
       const list = spec.operation('listCases').list!;

@@ -11,6 +11,7 @@ import { parseListQuery } from '../src/grammar/parse.ts';
 import { fromSql, recordJsonSql, resourceColumns, toSql } from '../src/sandbox/store/columns.ts';
 import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
 import type { EngineAnswer } from '../src/sandbox/store/memory/engine.ts';
+import { sqliteCaseRows } from '../src/sandbox/store/sqlite-case-rows.ts';
 import { isoOf, writesBack } from '../src/sandbox/store/memory/record-json.ts';
 import { utf8 } from '../src/sandbox/utf8.ts';
 import type { Column } from '../src/sandbox/store/columns.ts';
@@ -94,7 +95,7 @@ describe('a page of cases as JSON text (D-84)', () => {
   it('the columns write the records where every datetime writes back as stored, and leave them to SQLite where one does not', () => {
     const db = new Database(file, { readonly: true });
     try {
-      const memory = openCaseMemory(spec, db, resourceColumns(spec, 'Case'), { load: 'sync' });
+      const memory = openCaseMemory(spec, sqliteCaseRows(db, resourceColumns(spec, 'Case')), { load: 'sync' });
       const query = parseListQuery('page[size]=5', list, spec.operators).query;
       expect((memory.list('sandbox', scope, query) as EngineAnswer).json).toBeDefined();
       const other = memory.list('production', scope, query) as EngineAnswer;

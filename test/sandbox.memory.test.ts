@@ -18,6 +18,7 @@ import { prng } from '../src/sandbox/seed.ts';
 import { openSqliteStorage } from '../src/sandbox/store/sqlite.ts';
 import { resourceColumns } from '../src/sandbox/store/columns.ts';
 import { openCaseMemory } from '../src/sandbox/store/memory/engine.ts';
+import { sqliteCaseRows } from '../src/sandbox/store/sqlite-case-rows.ts';
 import { RESOURCE_SCHEMAS } from '../src/sandbox/store/types.ts';
 import type { FilterClause } from '../src/grammar/types.ts';
 import type { Scope, Storage } from '../src/sandbox/store/types.ts';
@@ -615,7 +616,7 @@ describe('the page cache during the fill (D-84)', () => {
   it('gives the connection back its own page cache size once the fill has scanned the table', () => {
     const db = new Database(file);
     db.pragma('cache_size = -12345');
-    const memory = openCaseMemory(spec, db, resourceColumns(spec, RESOURCE_SCHEMAS.cases), { load: 'sync' });
+    const memory = openCaseMemory(spec, sqliteCaseRows(db, resourceColumns(spec, RESOURCE_SCHEMAS.cases)), { load: 'sync' });
     try {
       expect(memory.ready()).toBe(true);
       expect(db.pragma('cache_size', { simple: true })).toBe(-12345);

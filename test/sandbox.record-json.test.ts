@@ -70,7 +70,7 @@ describe('pageWriter: the records of a page as UTF-8 bytes', () => {
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 60 }), (rows, picks) => {
         const columns = columnsOf(rows);
-        const write = pageWriter(SQL_COLUMNS, (field) => columns.get(field))!;
+        const write = pageWriter(SQL_COLUMNS.map((c) => c.field), (field) => columns.get(field))!;
         const slots = picks.map((p) => p % rows.length);
         const expected = Buffer.from(JSON.stringify(slots.map((s) => recordOf(rows[s]))));
         expect(write(slots).toString('latin1')).toBe(expected.toString('latin1'));
@@ -83,7 +83,7 @@ describe('pageWriter: the records of a page as UTF-8 bytes', () => {
     const rows: Row[] = [-1, -0, 2 ** 53, 1.5, 1e21, 0, 9].map((n, i) => ({ many: 'x'.repeat(20_000 + i), few: 'plain', n, at: 0, at2: 0, list: [] }));
     rows.push({ many: 'ü'.repeat(300_000), few: null, n: 1, at: null, at2: 1, list: null }); // more than twice the buffer at once
     const columns = columnsOf(rows);
-    const write = pageWriter(SQL_COLUMNS, (field) => columns.get(field))!;
+    const write = pageWriter(SQL_COLUMNS.map((c) => c.field), (field) => columns.get(field))!;
     const slots = [...rows.keys(), ...rows.keys()];
     expect(write(slots).equals(Buffer.from(JSON.stringify(slots.map((s) => recordOf(rows[s])))))).toBe(true);
     expect(write([]).toString()).toBe('[]');
@@ -92,7 +92,7 @@ describe('pageWriter: the records of a page as UTF-8 bytes', () => {
   it('writes a few-valued column\'s value anew when its code holds another value than the one its bytes were made of', () => {
     const rows: Row[] = [{ many: null, few: 'first', n: null, at: null, at2: null, list: null }];
     const columns = columnsOf(rows);
-    const write = pageWriter(SQL_COLUMNS, (field) => columns.get(field))!;
+    const write = pageWriter(SQL_COLUMNS.map((c) => c.field), (field) => columns.get(field))!;
     expect(JSON.parse(write([0]).toString())[0].few).toBe('first');
     (columns.get('few') as DictColumn).dict[1] = 'second';
     expect(JSON.parse(write([0]).toString())[0].few).toBe('second');
@@ -106,12 +106,12 @@ describe('pageWriter: the records of a page as UTF-8 bytes', () => {
       { many: 'b'.repeat(200), few: null, n: null, at: 1_700_000_000_001, at2: 1_700_000_000_001, list: null },
     ];
     const columns = columnsOf(rows);
-    const write = pageWriter(SQL_COLUMNS, (field) => columns.get(field))!;
+    const write = pageWriter(SQL_COLUMNS.map((c) => c.field), (field) => columns.get(field))!;
     for (const slots of [[0], [1], [0, 1], [1, 0]]) expect(write(slots).toString()).toBe(JSON.stringify(slots.map((s) => recordOf(rows[s]))));
   });
 
   it('is undefined when a field has no column in the engine', () => {
     const columns = columnsOf([{ many: null, few: null, n: null, at: null, at2: null, list: null }]);
-    expect(pageWriter([...SQL_COLUMNS, { field: 'other', column: 'other', kind: 'text' }], (field) => columns.get(field))).toBeUndefined();
+    expect(pageWriter([...SQL_COLUMNS, { field: 'other', column: 'other', kind: 'text' }].map((c) => c.field), (field) => columns.get(field))).toBeUndefined();
   });
 });

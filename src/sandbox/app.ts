@@ -8,7 +8,7 @@ import { repoRoot } from '../spec/load.ts';
 import type { Environment } from '../spec/types.ts';
 import { handleAgent } from './agent.ts';
 import { createAuth } from './auth.ts';
-import type { Ctx, Services } from './context.ts';
+import type { Ctx, Reply, Services } from './context.ts';
 import { createDispatcher } from './dispatcher.ts';
 import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
@@ -21,7 +21,6 @@ import { readDemo, seedIfEmpty } from './seed.ts';
 import type { DemoCredentials } from './seed.ts';
 import { serveStatic } from './static.ts';
 import { serveTryIt } from './try-it.ts';
-import { JsonText } from './store/json-page.ts';
 import { openSqliteStorage } from './store/sqlite.ts';
 import type { ListAnswer } from './store/types.ts';
 import { explainLine } from './explain.ts';
@@ -30,15 +29,18 @@ import { sandboxSpec } from './spec-cache.ts';
 import { validateBody } from './validate.ts';
 import { utf8 } from './utf8.ts';
 
-/** JSON bytes of list data, kept per array: a page served from the storage's page cache is serialised once. */
-const serializedArrays = new WeakMap<object, Buffer>();
-function serialized(data: unknown): Buffer {
-  if (data instanceof JsonText) return data.bytes(); // written by the storage (D-84)
-  if (!Array.isArray(data)) return utf8(JSON.stringify(data) ?? 'null');
-  let bytes = serializedArrays.get(data);
+/** JSON bytes of a storage page's records, kept per records array: a page served from the storage's cache is encoded once. */
+const pageBytes = new WeakMap<object, Buffer>();
+
+/** The bytes of a reply's `data`: a page of the storage as its records were written (D-84), else encoded. */
+function serialized(reply: Reply): Buffer {
+  const records = reply.records;
+  if (!records) return utf8(JSON.stringify(reply.data) ?? 'null');
+  if (records.json) return records.json.bytes();
+  let bytes = pageBytes.get(records.items);
   if (bytes === undefined) {
-    bytes = utf8(JSON.stringify(data));
-    serializedArrays.set(data, bytes);
+    bytes = utf8(JSON.stringify(records.items));
+    pageBytes.set(records.items, bytes);
   }
   return bytes;
 }
@@ -153,7 +155,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       } else {
         // {"meta":...,"data":...} written in three pieces: the data bytes of a cached page are reused as they are
         const head = Buffer.from(`{"meta":${JSON.stringify(reply.page ? { requestId, page: reply.page } : { requestId })},"data":`);
-        const data = serialized(reply.data);
+        const data = serialized(reply);
         res.writeHead(reply.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': head.length + data.length + 1 });
         res.write(head);
         res.write(data);

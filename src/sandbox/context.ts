@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { CareSpec, Environment, OperationSpec } from '../spec/types.ts';
 import type { Account, Auth } from './auth.ts';
 import type { Dispatcher } from './dispatcher.ts';
-import type { Storage } from './store/types.ts';
+import type { RecordPage, Storage } from './store/types.ts';
 
 export interface Services {
   spec: CareSpec;
@@ -31,6 +31,8 @@ export interface Reply {
   status: number;
   /** `data` of the envelope (the http layer adds `meta`); absent for 204. */
   data?: unknown;
+  /** A page of the storage sent as `data` as it is (the http layer writes its records' bytes), instead of `data`. */
+  records?: RecordPage;
   /** `meta.page` of a list. */
   page?: { number: number; size: number; count: number; totalCount: number };
   /** Raw bytes instead of an envelope (downloads). */

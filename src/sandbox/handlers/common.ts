@@ -48,10 +48,10 @@ function filterTypes(ctx: Ctx): Record<string, ValueType> {
 
 export function listReply(ctx: Ctx, resource: Resource, scope: Scope, query: ListQuery, present?: (item: Record<string, any>) => unknown): Reply {
   const result = ctx.svc.store.list(resource, ctx.env, scope, query, filterTypes(ctx));
-  // the storage's own JSON text or array when nothing is masked: the http layer reuses its bytes while the page is cached
-  const data = present ? result.items.map(present) : (result.json ?? result.items);
-  const count = !present && result.json ? result.json.count : result.items.length;
-  return { status: 200, data, page: { number: query.page.number, size: query.page.size, count, totalCount: result.totalCount } };
+  const page = { number: query.page.number, size: query.page.size, count: result.count, totalCount: result.totalCount };
+  if (!present) return { status: 200, records: result, page };
+  const data = result.items.map(present);
+  return { status: 200, data, page: { ...page, count: data.length } };
 }
 
 export function throwIfProblems(problems: Array<Problem | null>): void {

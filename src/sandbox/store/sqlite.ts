@@ -17,10 +17,13 @@ import { openDeliveries } from './deliveries.ts';
 import { orderSql, whereSql } from './list-sql.ts';
 import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
 import { customerViewSql } from './customer-view.ts';
-import { JsonText, jsonListResult } from './json-page.ts';
+import { JsonText } from '../json-text.ts';
+import { listKey } from './list-key.ts';
+import { objectsListResult, writtenListResult } from './list-result.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
 import { openCaseMemory } from './memory/engine.ts';
 import type { CaseMemory, CaseMemoryOptions } from './memory/engine.ts';
+import { sqliteCaseRows } from './sqlite-case-rows.ts';
 import type { Internal, ListAnswer, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
 
 const INTERNAL_COLUMNS: Record<Resource, Record<string, string>> = {
@@ -114,7 +117,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   db.pragma('busy_timeout = 5000');
   // 32 MiB of page cache instead of the 16 that better-sqlite3 builds SQLite with: a page of cases reads its records
   // by rowid from all over the table; at 100k cases, 200 random records took 1.2 ms with the default and 0.85 ms with
-  // this (D-84). The column engine's fill scans the table with 2,000 KiB, then gives this back (memory/engine.ts).
+  // this (D-84). The column engine's fill scans the table with 2,000 KiB, then gives this back (sqlite-case-rows.ts).
   db.pragma('cache_size = -32768');
   // The two text operators SQL cannot answer alone (D-49), with the grammar's own pattern compilers (same semantics
   // by construction): `match` (RE2) and the `like` patterns that plain SQL does not cover.
@@ -169,7 +172,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     recordColumns[resource] = [...columns[resource].map((c) => `"${c.column}"`), ...internal].join(', ');
   }
 
-  const caseMemory: CaseMemory | undefined = options.caseLists === 'sql' ? undefined : openCaseMemory(spec, db, columns.cases, { load: options.caseMemoryLoad, ...options.caseMemorySizes });
+  const caseMemory: CaseMemory | undefined = options.caseLists === 'sql' ? undefined : openCaseMemory(spec, sqliteCaseRows(db, columns.cases), { load: options.caseMemoryLoad, ...options.caseMemorySizes });
   /** A statement wrote case `id`: the column engine reads it back once committed. */
   const touched = (resource: Resource, env: string, id: unknown) => {
     if (resource === 'cases' && caseMemory && typeof id === 'string') caseMemory.touched(env, id);
@@ -223,14 +226,39 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
   const versions = new Map<Resource, number>();
   const countCache = new Map<string, { version: number; count: number }>();
   const pageCache = new Map<string, { version: number; items: Record<string, any>[] }>();
-  /** Pages of the column engine (D-84), kept as the JSON text sent. */
-  const jsonPageCache = new Map<string, { version: number; json: JsonText }>();
+  /** The column engine's answers (D-84) by listKey, page and count, until the next write to cases. */
+  const memoryAnswers = new Map<string, ListResult>();
   const bump = (resource: Resource) => {
     versions.set(resource, (versions.get(resource) ?? 0) + 1);
-    // no page cached before can be served again: its text (tens of MB for 300 pages) goes now, not when newer pages
+    // no answer cached before can be served again: its text (tens of MB for 300 pages) goes now, not when newer pages
     // push it out
-    if (resource === 'cases') jsonPageCache.clear();
+    if (resource === 'cases') memoryAnswers.clear();
   };
+
+  /**
+   * A cases list answered by the column engine (D-84), keyed by the query itself: no SQL is written for it. Undefined
+   * while the engine cannot answer.
+   */
+  function memoryListResult(env: string, scope: Scope, query: ListQuery): ListResult | undefined {
+    const key = listKey(env, scope, query);
+    const cached = memoryAnswers.get(key);
+    if (cached) {
+      explain({ by: 'page cache' }, env, scope, query);
+      return cached;
+    }
+    const answer = memoryList(env, scope, query);
+    if ('refused' in answer) {
+      if (options.caseLists === 'memory-only') throw new Error(`the case column engine did not answer: ${answer.refused}`);
+      explain({ by: 'sql', why: `the engine refused: ${answer.refused}` }, env, scope, query);
+      return undefined;
+    }
+    explain({ by: 'engine', plan: answer.plan }, env, scope, query);
+    const json = answer.json === undefined ? casesJsonByRowid(answer.ids, answer.rowids) : new JsonText(answer.json, answer.ids.length);
+    const result = writtenListResult(json, answer.totalCount);
+    if (memoryAnswers.size >= 300) memoryAnswers.delete(memoryAnswers.keys().next().value!);
+    memoryAnswers.set(key, result);
+    return result;
+  }
 
   function rowToStored(resource: Resource, row: any): Stored {
     const record: Record<string, any> = {};
@@ -337,9 +365,14 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       return prepare(`SELECT ${recordColumns[resource]} FROM ${resource} WHERE env = ? AND ${s.sql} ORDER BY seq`).all(env, ...s.params).map((row) => rowToStored(resource, row));
     },
     list(resource, env, scope, query: ListQuery, _types: Record<string, ValueType>): ListResult {
+      const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
+      // D-84: cases from the column engine; SQL while it cannot answer
+      if (resource === 'cases' && caseMemory && !hidden) {
+        const answered = memoryListResult(env, scope, query);
+        if (answered) return answered;
+      } else if (resource === 'cases') explain({ by: 'sql', why: caseMemory ? 'a list the customer view narrows (D-79)' : '--case-lists sql' }, env, scope, query);
       const s = scopeSql(scope);
       const w = whereSql(query.filters, columnOf(resource), spec.operators);
-      const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
       const where = `env = ? AND ${s.sql}${hidden ? ` AND ${hidden}` : ''}${w.sql ? ` AND ${w.sql}` : ''}`;
       // D-75: contracts as the viewing account sees them (its own externalReference)
       const from = resource === 'contracts' && scope.viewer
@@ -353,28 +386,6 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
       const version = versions.get(resource) ?? 0;
       const cached = countCache.get(key);
-      // D-84: cases from the column engine (count and page ids), records by id; SQL while it cannot answer
-      if (resource === 'cases' && caseMemory && !hidden) {
-        const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
-        const cachedPage = jsonPageCache.get(pageKey);
-        if (cached && cached.version === version && cachedPage && cachedPage.version === version) {
-          explain({ by: 'page cache' }, env, scope, query);
-          return jsonListResult(cachedPage.json, cached.count);
-        }
-        const answer = memoryList(env, scope, query);
-        if ('refused' in answer) {
-          if (options.caseLists === 'memory-only') throw new Error(`the case column engine did not answer: ${answer.refused}`);
-          explain({ by: 'sql', why: `the engine refused: ${answer.refused}` }, env, scope, query);
-        } else {
-          explain({ by: 'engine', plan: answer.plan }, env, scope, query);
-          const json = answer.json === undefined ? casesJsonByRowid(answer.ids, answer.rowids) : new JsonText(answer.json, answer.ids.length);
-          if (jsonPageCache.size >= 300) jsonPageCache.delete(jsonPageCache.keys().next().value!);
-          jsonPageCache.set(pageKey, { version, json });
-          if (countCache.size > 2000) countCache.clear();
-          countCache.set(key, { version, count: answer.totalCount });
-          return jsonListResult(json, answer.totalCount);
-        }
-      } else if (resource === 'cases') explain({ by: 'sql', why: caseMemory ? 'a list the customer view narrows (D-79)' : '--case-lists sql' }, env, scope, query);
       let totalCount = cached && cached.version === version ? cached.count : undefined;
       // D-49/D-50: a cases count that needs no row scan is taken first, so the page can be planned with it
       const countCtx: CaseCountContext | undefined = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract')
@@ -424,7 +435,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
         if (countCache.size > 2000) countCache.clear();
         countCache.set(key, { version, count: totalCount });
       }
-      return { items, totalCount };
+      return objectsListResult(items, totalCount);
     },
     contractReference: (env, contract, account) => contractRefs.get(env, contract, account),
     setContractReference(env, contract, account, reference, updatedAt) {

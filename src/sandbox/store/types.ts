@@ -2,7 +2,7 @@
 // it; another engine would implement the same few calls.
 import type { ListQuery } from '../../grammar/types.ts';
 import type { Environment, ValueType } from '../../spec/types.ts';
-import type { JsonText } from './json-page.ts';
+import type { JsonText } from '../json-text.ts';
 import type { ListPlan } from './memory/plan.ts';
 
 /** Resource tables; each stores the fields of its schema in the description plus internal columns. */
@@ -52,11 +52,24 @@ export interface Scope {
   customerView?: boolean;
 }
 
-export interface ListResult {
-  items: Record<string, any>[];
-  totalCount: number;
-  /** The items as JSON text, when the storage wrote them so (D-84): sent as they are. */
-  json?: JsonText;
+/**
+ * A page of records, in the one shape every list is answered in, whoever answered it (SQL or the column engine).
+ * `items` are the records as objects. `json` is the same records as a JSON array when the storage wrote them so
+ * itself (the column engine writes a page's bytes from its columns, SQLite with json_object, D-84); `items` then
+ * parses it on first ask, which sending the page never does. The storage says what the records are; the HTTP layer
+ * alone turns a page into response bytes (`json` as written, else `items` encoded) and keeps them while the page is
+ * cached. Made by list-result.ts.
+ */
+export interface RecordPage {
+  /** How many records the page holds. */
+  readonly count: number;
+  readonly items: Record<string, any>[];
+  readonly json?: JsonText;
+}
+
+/** A list's answer: its page, and the exact number of the scope's records that match (seed: `meta.page.totalCount`). */
+export interface ListResult extends RecordPage {
+  readonly totalCount: number;
 }
 
 /**

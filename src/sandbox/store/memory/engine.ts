@@ -1,19 +1,16 @@
-// In-memory column engine of the case lists (decision D-84). SQLite stays the store of record; this holds, per
+// In-memory column engine of the case lists (decision D-84). The store stays the store of record; this holds, per
 // environment, the filterable and sortable fields of every case (read from the bundle: the cases list operation's
 // filter and sort fields) in columns, with one sorted permutation per sortable field, and answers a list with the
 // exact totalCount and the ids of its page, and the page's records as JSON text written from its columns (they hold
-// every field; else the records are read from SQLite by rowid).
+// every field; else the store reads the records by rowid).
 //
 // It never disagrees with the database: a write to cases is applied after it is committed, by reading the row back
 // (writes inside a transaction are applied when the outermost one ends, committed or rolled back; until then lists
 // are answered by SQL). It is filled at open: synchronously for a small table, else in slices between requests,
-// with SQL answering until it is complete.
-import type Database from 'better-sqlite3';
+// with SQL answering until it is complete. It reads the cases through its port (source.ts), never the database itself.
 import { compareCodePoints } from '../../../grammar/compare.ts';
 import type { FilterClause, ListQuery } from '../../../grammar/types.ts';
 import type { CareSpec, ValueType } from '../../../spec/types.ts';
-import type { Column } from '../columns.ts';
-import { fromSql } from '../columns.ts';
 import type { Scope } from '../types.ts';
 import { codeOf, growColumn, codeBytes, isNullAt, makeColumn, numberOf, suffixOrderOf, textIndexOf, wordIndexOf } from './columns.ts';
 import type { DictColumn, MemoryColumn } from './columns.ts';
@@ -29,6 +26,7 @@ import type { PageWriter } from './record-json.ts';
 import { NON_NULLS, NULLS, ScopeCounts } from './scope-counts.ts';
 import type { CountedClause } from './scope-counts.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
+import type { CaseRowSource } from './source.ts';
 import { countStretch, markStretches, stretchAnswer, stretchTest, visitable, visitedSide } from './stretch-answer.ts';
 import type { CountedStretch, StretchAnswer } from './stretch-answer.ts';
 import { StretchCounts } from './stretch-counts.ts';
@@ -40,8 +38,6 @@ import { COUNTED, NONE, SOME } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
 import { BLOCK, BUCKET_COUNTS_AFTER, CODE_BLOCK_CODES, COUNTED_WALK_SHARE, INTEGER_KEYS, REFILL_AT, LOAD_CHUNK, SCOPE_MASKS, SKIP_WALK_COST, SLICE_MS, SYNC_LOAD_MAX, ZONED_WALK_BLOCKS } from './tuning.ts';
 
-/** The page cache while the fill scans the table (-N: N KiB), SQLite's own default; better-sqlite3 builds it with 16,000 KiB. */
-const SCAN_CACHE_SIZE = -2000;
 /** Slots a fill-time permutation key can tell apart (rank x SLOT_SPAN + slot stays an exact double). */
 const SLOT_SPAN = 2 ** 21;
 
@@ -108,7 +104,6 @@ interface ScopeMask {
 interface FieldSource {
   field: string;
   type: ValueType | undefined;
-  sql: Column;
 }
 
 /** The filter passes read a mask four slots per 32-bit word, slot s in byte s & 3 (filter.ts). */
@@ -120,7 +115,7 @@ class Table {
   alive = new Uint8Array(0);
   aliveCount = 0;
   idRank = new Float64Array(0);
-  /** The row's rowid (`seq`) in SQLite. */
+  /** The row's rowid in the store (source.ts): the store reads a page's records by it when the columns cannot. */
   rowid = new Float64Array(0);
   columns = new Map<string, MemoryColumn>();
   customer: DictColumn;
@@ -778,9 +773,8 @@ function probeOf(probe: DictColumn, a: number, b: number): DictColumn {
   return probe;
 }
 
-export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumns: Column[], options: CaseMemoryOptions = {}): CaseMemory {
-  /** The connection's own page cache size, given back after each fill's scan. */
-  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+export function openCaseMemory(spec: CareSpec, source: CaseRowSource, options: CaseMemoryOptions = {}): CaseMemory {
+  const recordFields = source.recordFields;
   // the fields of the cases list operations, as the bundle declares them
   const types = new Map<string, ValueType | undefined>([['id', 'string']]);
   // permutations: every sortable field, and every string filter field (its ranges are stretches of it)
@@ -796,12 +790,11 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       if (!types.has(f)) types.set(f, undefined);
     }
   }
-  const sqlOf = new Map(caseColumns.map((c) => [c.field, c]));
-  const fields: FieldSource[] = [...types].filter(([field]) => sqlOf.has(field)).map(([field, type]) => ({ field, type, sql: sqlOf.get(field)! }));
-  const sorted = [...sortedFields].filter((f) => sqlOf.has(f));
-  const select = ['env', ...fields.map((f) => `"${f.sql.column}"`), 'customer_org', 'seq'].join(', ');
-  const chunk = db.prepare(`SELECT ${select} FROM cases WHERE (env, id) > (?, ?) ORDER BY env, id LIMIT ?`).raw(true);
-  const one = db.prepare(`SELECT ${select} FROM cases WHERE env = ? AND id = ?`).raw(true);
+  const inRecord = new Set(recordFields);
+  const fields: FieldSource[] = [...types].filter(([field]) => inRecord.has(field)).map(([field, type]) => ({ field, type }));
+  const sorted = [...sortedFields].filter((f) => inRecord.has(f));
+  // rows: [env, ...fields' values, customer organisation, rowid] (source.ts)
+  const rows = source.reader(fields.map((f) => f.field));
   const operators = spec.operators;
 
   const tables = new Map<string, Table>();
@@ -824,7 +817,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i];
       const column = t.columns.get(f.field)!;
-      const value = fromSql(f.sql.kind, row[i + 1]);
+      const value = row[i + 1];
       if (column === t.id) {
         if (typeof value !== 'string') return undefined;
         out.push(value);
@@ -880,7 +873,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     }
     store(t, slot, encoded);
     const id = t.id.dict[slot + 1] as string;
-    if (slot > 0 && compareCodePoints(t.id.dict[slot] as string, id) >= 0) t.broken = true; // SQLite's order is not code point order
+    if (slot > 0 && compareCodePoints(t.id.dict[slot] as string, id) >= 0) t.broken = true; // the store's order is not code point order
     t.idRank[slot] = slot;
     t.alive[slot] = 1;
     t.aliveCount++;
@@ -890,20 +883,16 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
   function* fill(): Generator<void, void> {
     // each table sized once for the cases it will hold (the triggers' counts, exact): grown by doubling, the buffers
     // it outgrows stay with the allocator (RSS)
-    for (const { env, n } of db.prepare('SELECT env, sum(n) AS n FROM case_counts GROUP BY env').all() as Array<{ env: string; n: number }>) tableOf(env).ensureCapacity(n + (n >>> 5));
-    let last: [string, string] = ['', ''];
-    // the scan reads each page of the table once: kept in the page cache, its pages would hold RSS that no later read
-    // uses (lists are then answered here, pages written from the columns)
-    db.pragma(`cache_size = ${SCAN_CACHE_SIZE}`);
-    for (;;) {
-      const rows = chunk.all(last[0], last[1], LOAD_CHUNK) as unknown[][];
-      if (rows.length === 0) break;
-      for (const row of rows) append(tableOf(row[0] as string), row);
-      const end = rows[rows.length - 1];
-      last = [end[0] as string, end[1 + fields.findIndex((f) => f.field === 'id')] as string];
-      yield;
+    for (const [env, n] of source.countsByEnv()) tableOf(env).ensureCapacity(n + (n >>> 5));
+    const scan = rows.scan(LOAD_CHUNK);
+    try {
+      for (let step = scan.next(); !step.done; step = scan.next()) {
+        for (const row of step.value) append(tableOf(row[0] as string), row);
+        yield;
+      }
+    } finally {
+      scan.return?.(); // a fill abandoned mid-scan (a refill, close) ends its scan
     }
-    db.pragma(`cache_size = ${cacheSize}`);
     for (const t of tables.values()) {
       for (const p of t.permutations.values()) {
         // as long as the table's columns (the fill's room for new cases): grown by doubling at the first insert, the
@@ -1009,7 +998,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
   function refresh(env: string, id: string): void {
     const t = tableOf(env);
     if (t.broken) return;
-    const row = one.get(env, id) as unknown[] | undefined;
+    const row = rows.row(env, id);
     const code = t.id.index!.get(id);
     const slot = code === undefined ? undefined : code - 1;
     if (!row) {
@@ -1068,7 +1057,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
   }
 
   function settle(): void {
-    if (!filled || db.inTransaction) return;
+    if (!filled || source.writing()) return;
     let alive = 0;
     for (const t of tables.values()) alive += t.aliveCount;
     // a bulk write (seeding): filling again is cheaper than placing each row in every permutation
@@ -1082,23 +1071,25 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
   const mode = options.load ?? 'auto';
   /** Moves with every (re)start of the fill: a slice of an abandoned fill stops. */
   let generation = 0;
+  /** The fill running, until it is done. */
+  let filling: Generator<void, void> | undefined;
   function start(): void {
     const mine = ++generation;
+    filling?.return();
     tables.clear();
     filled = false;
     pending.length = 0;
-    // the largest seq bounds the row count without counting the rows
-    const count = mode === 'auto' ? ((db.prepare('SELECT max(seq) FROM cases').pluck(true).get() as number | null) ?? 0) : 0;
-    const filling = fill();
+    const count = mode === 'auto' ? source.maxCases() : 0;
+    const run = (filling = fill());
     if (mode === 'sync' || (mode === 'auto' && count <= SYNC_LOAD_MAX)) {
-      while (!filling.next().done);
+      while (!run.next().done);
       return finish();
     }
     const slice = () => {
       if (closed || generation !== mine) return;
       const started = performance.now();
       while (performance.now() - started < SLICE_MS) {
-        if (filling.next().done) return finish();
+        if (run.next().done) return finish();
       }
       setImmediate(slice);
     };
@@ -1110,7 +1101,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     list(env, scope, query) {
       if (!LITTLE_ENDIAN) return { refused: 'a big-endian machine (the passes read masks as little-endian words)' };
       if (!filled) return { refused: 'still filling' };
-      if (pending.length > 0 || db.inTransaction) return { refused: 'inside a transaction' };
+      if (pending.length > 0 || source.writing()) return { refused: 'inside a transaction' };
       const t = tableOf(env);
       if (t.broken) return { refused: 'a case it cannot hold exactly (an id out of code point order, a value of another type)' };
       const scopeColumn = scope.by === 'customerOrg' ? t.customer : scope.by === 'contract' ? t.columns.get('contract') : undefined;
@@ -1122,7 +1113,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
       const ctx: FilterContext & { stretches: Map<string, Stretch> } = { column: (field) => t.columns.get(field), permutation: (field) => t.permutations.get(field), operators, size: t.size, stretches, judged: new Map() };
       const clauses = planClauses(t, scoped, query, ctx);
       const { slots, plan } = runPlan(t, scoped, query, ctx, clauses, { by: scope.by, values: scope.values.length, cases: scoped.count });
-      if (t.writer === undefined) t.writer = pageWriter(caseColumns, (field) => t.columns.get(field)) ?? null;
+      if (t.writer === undefined) t.writer = pageWriter(recordFields, (field) => t.columns.get(field)) ?? null;
       const json = t.recordsExact && t.writer ? t.writer(slots) : undefined;
       return { totalCount: plan.totalCount, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json, plan };
     },
@@ -1161,6 +1152,7 @@ export function openCaseMemory(spec: CareSpec, db: Database.Database, caseColumn
     },
     close() {
       closed = true;
+      filling?.return();
     },
   };
 }

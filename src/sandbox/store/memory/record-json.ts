@@ -1,12 +1,11 @@
 // The records of a page as the UTF-8 bytes of a JSON array, written from the engine's columns (D-84): the columns hold
-// every field of a case, so a page needs no read of SQLite (on a large table those reads go to disk). The text is the
-// records as SQLite holds them (the same JSON as `fromSql`'s values, test/sandbox.json-page.test.ts), fields in the
-// table's order. Bytes are written straight into one buffer: building each record as a string, joining the strings
+// every field of a case, so a page needs no read of the store (on a large table those reads go to disk). The text is
+// the records as the store gives them (the values of the engine's rows, test/sandbox.json-page.test.ts), fields in
+// the record's order. Bytes are written straight into one buffer: building each record as a string, joining the strings
 // and encoding the join took several times as long (a string joined of pieces is flattened again for the encoder).
 // Bytes that repeat are kept and copied whole: a key with the value of a few-valued column after it, a key with
 // `null`, and the text of an instant equal to the one written just before it (a case's `created` is its
 // `createdAt`, D-03).
-import type { Column } from '../columns.ts';
 import { codeBytes } from './columns.ts';
 import type { MemoryColumn } from './columns.ts';
 
@@ -56,7 +55,7 @@ export function isoOf(x: number): string {
 
 /**
  * Whether a stored datetime's text is the one `isoOf` writes back from its instant: only then can the engine write
- * the record (a text in another form, or out of years 0..9999, is read from SQLite as it is).
+ * the record (a text in another form, or out of years 0..9999, is read from the store as it is).
  */
 export const writesBack = (text: string, x: number): boolean => x >= -62_167_219_200_000 && x < 253_402_300_800_000 && Number.isInteger(x) && isoOf(x) === text;
 
@@ -128,7 +127,7 @@ const dayBytes = new Map<number, Buffer>();
 
 /**
  * `isoOf(x)`'s bytes. Only instants of years 0..9999 reach here: a table whose stored datetimes do not all write back
- * as stored (`writesBack`) has its pages written by SQLite.
+ * as stored (`writesBack`) has its pages written by the store.
  */
 function writeIso(x: number): void {
   // a record's createdAt and created are one instant (D-03): the second is copied from the first
@@ -173,15 +172,15 @@ function writeIso(x: number): void {
 }
 
 /**
- * The page writer of a table (its SQL columns in order, each read from the engine's column of the same field), or
+ * The page writer of a table (the record's fields in order, each read from the engine's column of the same field), or
  * undefined when a field has no column in the engine.
  */
-export function pageWriter(sqlColumns: readonly Column[], columnOf: (field: string) => MemoryColumn | undefined): PageWriter | undefined {
+export function pageWriter(recordFields: readonly string[], columnOf: (field: string) => MemoryColumn | undefined): PageWriter | undefined {
   const parts: Array<(slot: number) => void> = [];
-  for (const [i, sql] of sqlColumns.entries()) {
-    const column = columnOf(sql.field);
+  for (const [i, field] of recordFields.entries()) {
+    const column = columnOf(field);
     if (!column) return undefined;
-    const key = (i === 0 ? '{' : ',') + JSON.stringify(sql.field) + ':';
+    const key = (i === 0 ? '{' : ',') + JSON.stringify(field) + ':';
     const keyBytes = Buffer.from(key);
     const keyNull = Buffer.from(key + 'null');
     if (column.kind === 'number') {
