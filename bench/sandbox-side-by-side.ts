@@ -6,7 +6,7 @@
 // Per size: each class's p50 taken as the median of its p50 over the rounds, per side; then head/base per class
 // (median, geometric mean, how many classes more than 10 % slower or faster) and the mix with 5 % writes per round.
 // Usage: npx tsx bench/sandbox-side-by-side.ts --base REV [--rounds 4] [--sizes 10000,100000] [--samples 7]
-//        [--seconds 5] [--classes REGEX] [--dir .care/bench-side-by-side]
+//        [--seconds 5] [--classes REGEX] [--no-mix] [--dir .care/bench-side-by-side]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '7' },
     seconds: { type: 'string', default: '5' },
     classes: { type: 'string' },
+    'no-mix': { type: 'boolean', default: false },
     dir: { type: 'string', default: join(repoRoot, '.care/bench-side-by-side') },
   },
 });
@@ -70,7 +71,7 @@ for (let round = 0; round < rounds; round++) {
     for (const f of readdirSync(seeded)) if (/^sandbox-\d+\.db$/.test(f)) cpSync(join(seeded, f), join(runDir, f));
     const out = join(dir, `round${round + 1}-${side}.json`);
     const log = join(dir, `round${round + 1}-${side}.log`);
-    const args = ['--import', 'tsx', join(repoRoot, 'bench/sandbox.ts'), '--sizes', values.sizes!, '--samples', values.samples!, '--seconds', values.seconds!, '--json-server-max', '0', '--floor-max', '0', '--dir', runDir, '--sandbox-bin', sides[side].bin, '--json', out, ...(values.classes ? ['--classes', values.classes] : [])];
+    const args = ['--import', 'tsx', join(repoRoot, 'bench/sandbox.ts'), '--sizes', values.sizes!, '--samples', values.samples!, '--seconds', values.seconds!, '--json-server-max', '0', '--floor-max', '0', '--dir', runDir, '--sandbox-bin', sides[side].bin, '--json', out, ...(values.classes ? ['--classes', values.classes] : []), ...(values['no-mix'] ? ['--no-mix'] : [])];
     const started = Date.now();
     const run = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     execFileSync('sh', ['-c', `cat > '${log}'`], { input: run.stdout + run.stderr });

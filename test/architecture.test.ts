@@ -47,6 +47,13 @@ describe('architecture walls (dependency-cruiser, .dependency-cruiser.cjs)', () 
       'packages/client/build.ts': "import { c } from '../../src/client/index.ts';\nexport const built = c;\n",
       'packages/client/copy.ts': 'export const copied = 1;\n',
       'packages/sandbox/lib/app.ts': "import { x } from '../../../src/sandbox/app.ts';\nexport const again = x;\n",
+      // the engine reads through its port (memory/source.ts) and may read the store's types, nothing else of it
+      'src/sandbox/store/memory/engine.ts':
+        "import type Database from 'better-sqlite3';\nimport { fromSql } from '../columns.ts';\nimport { open } from '../sqlite.ts';\nimport type { Scope } from '../types.ts';\nimport type { CaseRowSource } from './source.ts';\nexport const e = [fromSql, open] as unknown as [Database, Scope, CaseRowSource];\n",
+      'src/sandbox/store/memory/source.ts': 'export interface CaseRowSource { n: number }\n',
+      'src/sandbox/store/columns.ts': 'export const fromSql = 1;\n',
+      'src/sandbox/store/sqlite.ts': "import { fromSql } from './columns.ts';\nexport const open = fromSql;\n",
+      'src/sandbox/store/types.ts': 'export interface Scope { by: string }\n',
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(scratch, path)), { recursive: true });
@@ -65,7 +72,11 @@ describe('architecture walls (dependency-cruiser, .dependency-cruiser.cjs)', () 
       'src-not-tooling: src/diff/tool.ts → scripts/helper.ts',
       'packages-hold-no-source: packages/sandbox/lib/app.ts → src/sandbox/app.ts',
       'packages-hold-no-source-orphans: packages/client/copy.ts → packages/client/copy.ts',
+      'engine-reads-through-its-port: src/sandbox/store/memory/engine.ts → better-sqlite3',
+      'engine-reads-through-its-port: src/sandbox/store/memory/engine.ts → src/sandbox/store/columns.ts',
+      'engine-reads-through-its-port: src/sandbox/store/memory/engine.ts → src/sandbox/store/sqlite.ts',
     ]) expect(named, [...named].join('\n')).toContain(expected);
+    expect([...named].filter((v) => /memory\/engine\.ts → .*(types|source)\.ts/.test(v))).toEqual([]);
     expect([...named].some((v) => v.startsWith('no-cycles: src/spec/'))).toBe(true);
     // what the walls allow: a package's build.ts imports src/, the store's own modules import each other
     expect([...named].filter((v) => v.includes('packages/client/build.ts'))).toEqual([]);

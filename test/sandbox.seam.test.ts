@@ -1,11 +1,6 @@
 // The seam between the case-list engine and the store (issue 39 item 3): the engine fills and stays current from a
 // row source that is not SQLite and answers as the grammar's evaluator; a list the engine answers builds no SQL; the
 // dependency rule keeps the engine off SQLite and the store's SQLite modules.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { cruise } from 'dependency-cruiser';
-import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compareCodePoints } from '../src/grammar/compare.ts';
 import { compareBySort, matchesFilters } from '../src/grammar/evaluate.ts';
@@ -196,29 +191,4 @@ describe('a cases list the engine answers', () => {
       store.close();
     }
   });
-});
-
-describe('the dependency rule of the engine (.dependency-cruiser.cjs engine-reads-through-its-port)', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'care-seam-'));
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-  it('refuses the engine importing SQLite or the store\'s SQLite modules, and allows the port and the store\'s types', async () => {
-    const files: Record<string, string> = {
-      'src/sandbox/store/memory/engine.ts':
-        "import type Database from 'better-sqlite3';\nimport { fromSql } from '../columns.ts';\nimport { open } from '../sqlite.ts';\nimport type { Scope } from '../types.ts';\nimport type { CaseRowSource } from './source.ts';\nexport const e = [fromSql, open] as unknown as [Database, Scope, CaseRowSource];\n",
-      'src/sandbox/store/memory/source.ts': 'export interface CaseRowSource { n: number }\n',
-      'src/sandbox/store/columns.ts': 'export const fromSql = 1;\n',
-      'src/sandbox/store/sqlite.ts': "import { fromSql } from './columns.ts';\nexport const open = fromSql;\n",
-      'src/sandbox/store/types.ts': 'export interface Scope { by: string }\n',
-    };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(scratch, path)), { recursive: true });
-      writeFileSync(join(scratch, path), text);
-    }
-    const { ruleSet } = await extractDepcruiseOptions(join(import.meta.dirname, '..', '.dependency-cruiser.cjs'));
-    const { output } = await cruise(['src'], { ruleSet, validate: true, baseDir: scratch, tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' } });
-    if (typeof output === 'string') throw new Error(output);
-    const found = output.summary.violations.filter((v) => v.rule.name === 'engine-reads-through-its-port').map((v) => v.to).sort();
-    expect(found).toEqual(['better-sqlite3', 'src/sandbox/store/columns.ts', 'src/sandbox/store/sqlite.ts']);
-  }, 120_000);
 });
