@@ -8,7 +8,7 @@
 // Usage: npx tsx bench/sandbox-side-by-side.ts --base REV [--rounds 4] [--sizes 10000,100000] [--samples 7]
 //        [--seconds 5] [--classes REGEX] [--no-mix] [--dir .care/bench-side-by-side]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -74,7 +74,7 @@ for (let round = 0; round < rounds; round++) {
     const args = ['--import', 'tsx', join(repoRoot, 'bench/sandbox.ts'), '--sizes', values.sizes!, '--samples', values.samples!, '--seconds', values.seconds!, '--json-server-max', '0', '--floor-max', '0', '--dir', runDir, '--sandbox-bin', sides[side].bin, '--json', out, ...(values.classes ? ['--classes', values.classes] : []), ...(values['no-mix'] ? ['--no-mix'] : [])];
     const started = Date.now();
     const run = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    execFileSync('sh', ['-c', `cat > '${log}'`], { input: run.stdout + run.stderr });
+    writeFileSync(log, run.stdout + run.stderr);
     if (run.status !== 0) throw new Error(`round ${round + 1} ${side} failed (${run.status}); see ${log}`);
     sides[side].runs.push(JSON.parse(readFileSync(out, 'utf8')));
     console.log(`round ${round + 1} ${side} (${sides[side].rev}): ${((Date.now() - started) / 1000).toFixed(0)} s, load average ${loadavg()[0].toFixed(1)}`);

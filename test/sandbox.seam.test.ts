@@ -1,6 +1,6 @@
 // The seam between the case-list engine and the store (issue 39 item 3): the engine fills and stays current from a
-// row source that is not SQLite and answers as the grammar's evaluator; a list the engine answers builds no SQL; the
-// dependency rule keeps the engine off SQLite and the store's SQLite modules.
+// row source that is not SQLite and answers as the grammar's evaluator; a list the engine answers builds no SQL. The
+// dependency rule that keeps the engine off SQLite is checked with the other walls in test/architecture.test.ts.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compareCodePoints } from '../src/grammar/compare.ts';
 import { compareBySort, matchesFilters } from '../src/grammar/evaluate.ts';
