@@ -80,8 +80,11 @@ for (const mock of running) {
 }
 console.log('Point createCareClient({ environment, baseUrl }) at these URLs. Prism is restarted if it exits. Ctrl-C stops both.');
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void stopAll().then(() => process.exit(0));
+// \`on\`, not \`once\`: Ctrl-C in a terminal signals npm too, which passes the signal on, so a second one arrives while
+// the first stops the mocks; it must not end the process before their temporary folders are removed.
+let stopping: Promise<void> | undefined;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    stopping ??= stopAll().then(() => process.exit(0));
   });
 }

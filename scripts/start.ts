@@ -134,7 +134,9 @@ sandbox.on('exit', (code) => {
   }
   void stop(code ?? 1); // the sandbox ended by itself: so does npm start
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0)); // a second one waits for the first
+// npm passes SIGINT and SIGTERM on to this process (the npm script execs it, so no shell stands between them and
+// drops the signal); a second signal, as Ctrl-C in a terminal sends to npm and to us, waits for the first stop.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
 const mocksUp = (async () => {
   if (!args.withMocks) return;
