@@ -736,11 +736,130 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         ApiKeyFilter: {
+            /**
+             * @example {
+             *       "eq": "AK0000001"
+             *     }
+             * @example {
+             *       "ne": "AK0000000"
+             *     }
+             * @example {
+             *       "lt": "AK0000002"
+             *     }
+             * @example {
+             *       "le": "AK0000001"
+             *     }
+             * @example {
+             *       "gt": "AK0000000"
+             *     }
+             * @example {
+             *       "ge": "AK0000001"
+             *     }
+             * @example {
+             *       "contains": "00000"
+             *     }
+             * @example {
+             *       "notContains": "XX"
+             *     }
+             * @example {
+             *       "like": "AK*"
+             *     }
+             * @example {
+             *       "notLike": "XX*"
+             *     }
+             * @example {
+             *       "match": "^AK0"
+             *     }
+             * @example {
+             *       "notMatch": "^XX"
+             *     }
+             * @example {
+             *       "startswith": "AK"
+             *     }
+             * @example {
+             *       "notStartswith": "XX"
+             *     }
+             * @example {
+             *       "endswith": "01"
+             *     }
+             * @example {
+             *       "notEndswith": "XX"
+             *     }
+             * @example {
+             *       "in": "AK0000001,AK0000002"
+             *     }
+             * @example {
+             *       "notIn": "AK0000000"
+             *     }
+             * @example {
+             *       "between": "AK0000000,AK0000002"
+             *     }
+             * @example {
+             *       "notBetween": "AK0000002,AK0000003"
+             *     }
+             * @example {
+             *       "exists": ""
+             *     }
+             */
             id?: components["schemas"]["StringFieldFilter"];
             label?: components["schemas"]["StringFieldFilter"];
             prefix?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "eq": "2026-05-01T00:00:00Z"
+             *     }
+             * @example {
+             *       "ne": "2026-05-01T00:00:00Z"
+             *     }
+             * @example {
+             *       "lt": "2026-06-01"
+             *     }
+             * @example {
+             *       "le": "2026-05-01"
+             *     }
+             * @example {
+             *       "gt": "2026-05-01"
+             *     }
+             * @example {
+             *       "ge": "2026-05-01"
+             *     }
+             * @example {
+             *       "in": "2026-05-01T00:00:00Z,2026-07-30T00:00:00Z"
+             *     }
+             * @example {
+             *       "notIn": "2026-05-01T00:00:00Z"
+             *     }
+             * @example {
+             *       "between": "2026-05-01,2026-06-01"
+             *     }
+             * @example {
+             *       "notBetween": "2026-05-02,2026-06-01"
+             *     }
+             * @example {
+             *       "notSameas": "expiresAt"
+             *     }
+             */
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
+            /**
+             * @example {
+             *       "null": ""
+             *     }
+             * @example {
+             *       "empty": ""
+             *     }
+             * @example {
+             *       "sameas": "revokedAt"
+             *     }
+             */
             expiresAt?: components["schemas"]["DateTimeFieldFilter"];
+            /**
+             * @example {
+             *       "notNull": ""
+             *     }
+             * @example {
+             *       "notEmpty": ""
+             *     }
+             */
             revokedAt?: components["schemas"]["DateTimeFieldFilter"];
         };
         /**
@@ -1031,6 +1150,71 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         CaseFilter: {
+            /**
+             * @example {
+             *       "eq": "CS0010042"
+             *     }
+             * @example {
+             *       "ne": "CS0000000"
+             *     }
+             * @example {
+             *       "lt": "CS0010043"
+             *     }
+             * @example {
+             *       "le": "CS0010042"
+             *     }
+             * @example {
+             *       "gt": "CS0010041"
+             *     }
+             * @example {
+             *       "ge": "CS0010042"
+             *     }
+             * @example {
+             *       "contains": "00100"
+             *     }
+             * @example {
+             *       "notContains": "XX"
+             *     }
+             * @example {
+             *       "like": "CS*"
+             *     }
+             * @example {
+             *       "notLike": "XX*"
+             *     }
+             * @example {
+             *       "match": "^CS0"
+             *     }
+             * @example {
+             *       "notMatch": "^XX"
+             *     }
+             * @example {
+             *       "startswith": "CS"
+             *     }
+             * @example {
+             *       "notStartswith": "XX"
+             *     }
+             * @example {
+             *       "endswith": "42"
+             *     }
+             * @example {
+             *       "notEndswith": "XX"
+             *     }
+             * @example {
+             *       "in": "CS0010042,CS0010043"
+             *     }
+             * @example {
+             *       "notIn": "CS0000000"
+             *     }
+             * @example {
+             *       "between": "CS0010041,CS0010043"
+             *     }
+             * @example {
+             *       "notBetween": "CS0000000,CS0000001"
+             *     }
+             * @example {
+             *       "exists": ""
+             *     }
+             */
             id?: components["schemas"]["StringFieldFilter"];
             /**
              * @description The contract. `eq` or `in` naming a contract the account does not control, or one that does not exist, is 403
@@ -1039,15 +1223,97 @@ export interface components {
              * @example {
              *       "eq": "CT0000101"
              *     }
+             * @example {
+             *       "in": "CT0000101"
+             *     }
              */
             contract?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "contains": "Printer"
+             *     }
+             */
             shortDescription?: components["schemas"]["StringFieldFilter"];
             description?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "eq": "10"
+             *     }
+             * @example {
+             *       "ne": "10"
+             *     }
+             * @example {
+             *       "lt": "10"
+             *     }
+             * @example {
+             *       "le": "10"
+             *     }
+             * @example {
+             *       "gt": "10"
+             *     }
+             * @example {
+             *       "ge": "10"
+             *     }
+             * @example {
+             *       "in": "1,10"
+             *     }
+             * @example {
+             *       "notIn": "3,6"
+             *     }
+             * @example {
+             *       "between": "1,10"
+             *     }
+             * @example {
+             *       "notBetween": "3,6"
+             *     }
+             * @example {
+             *       "notSameas": "priority"
+             *     }
+             * @example {
+             *       "sameas": "priority"
+             *     }
+             */
             status?: components["schemas"]["IntegerFieldFilter"];
             priority?: components["schemas"]["IntegerFieldFilter"];
             contact?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "contains": "ana.silva@customer.example"
+             *     }
+             * @example {
+             *       "notContains": "ana.silva@customer.example"
+             *     }
+             * @example {
+             *       "empty": ""
+             *     }
+             * @example {
+             *       "notEmpty": ""
+             *     }
+             */
             watchList?: components["schemas"]["StringArrayFieldFilter"];
+            /**
+             * @example {
+             *       "null": ""
+             *     }
+             * @example {
+             *       "notNull": ""
+             *     }
+             * @example {
+             *       "empty": ""
+             *     }
+             * @example {
+             *       "notEmpty": ""
+             *     }
+             */
             incident?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "sameas": "created"
+             *     }
+             * @example {
+             *       "notSameas": "updatedAt"
+             *     }
+             */
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
             created?: components["schemas"]["DateTimeFieldFilter"];
             updatedAt?: components["schemas"]["DateTimeFieldFilter"];
@@ -1279,9 +1545,91 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         CommentFilter: {
+            /**
+             * @example {
+             *       "eq": "CC0020065"
+             *     }
+             * @example {
+             *       "ne": "CC0000000"
+             *     }
+             * @example {
+             *       "lt": "CC0020066"
+             *     }
+             * @example {
+             *       "le": "CC0020065"
+             *     }
+             * @example {
+             *       "gt": "CC0020064"
+             *     }
+             * @example {
+             *       "ge": "CC0020065"
+             *     }
+             * @example {
+             *       "contains": "00200"
+             *     }
+             * @example {
+             *       "notContains": "XX"
+             *     }
+             * @example {
+             *       "like": "CC*"
+             *     }
+             * @example {
+             *       "notLike": "XX*"
+             *     }
+             * @example {
+             *       "match": "^CC0"
+             *     }
+             * @example {
+             *       "notMatch": "^XX"
+             *     }
+             * @example {
+             *       "startswith": "CC"
+             *     }
+             * @example {
+             *       "notStartswith": "XX"
+             *     }
+             * @example {
+             *       "endswith": "65"
+             *     }
+             * @example {
+             *       "notEndswith": "XX"
+             *     }
+             * @example {
+             *       "in": "CC0020065,CC0020066"
+             *     }
+             * @example {
+             *       "notIn": "CC0000000"
+             *     }
+             * @example {
+             *       "between": "CC0020064,CC0020066"
+             *     }
+             * @example {
+             *       "notBetween": "CC0000000,CC0000001"
+             *     }
+             * @example {
+             *       "exists": ""
+             *     }
+             */
             id?: components["schemas"]["StringFieldFilter"];
             text?: components["schemas"]["StringFieldFilter"];
             contact?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "eq": "false"
+             *     }
+             * @example {
+             *       "ne": "true"
+             *     }
+             * @example {
+             *       "sameas": "partnerComment"
+             *     }
+             * @example {
+             *       "exists": ""
+             *     }
+             * @example {
+             *       "notNull": ""
+             *     }
+             */
             partnerComment?: components["schemas"]["BooleanFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
         };
@@ -1364,9 +1712,109 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         AttachmentFilter: {
+            /**
+             * @example {
+             *       "eq": "AT0030010"
+             *     }
+             * @example {
+             *       "ne": "AT0000000"
+             *     }
+             * @example {
+             *       "lt": "AT0030011"
+             *     }
+             * @example {
+             *       "le": "AT0030010"
+             *     }
+             * @example {
+             *       "gt": "AT0030009"
+             *     }
+             * @example {
+             *       "ge": "AT0030010"
+             *     }
+             * @example {
+             *       "contains": "00300"
+             *     }
+             * @example {
+             *       "notContains": "XX"
+             *     }
+             * @example {
+             *       "like": "AT*"
+             *     }
+             * @example {
+             *       "notLike": "XX*"
+             *     }
+             * @example {
+             *       "match": "^AT0"
+             *     }
+             * @example {
+             *       "notMatch": "^XX"
+             *     }
+             * @example {
+             *       "startswith": "AT"
+             *     }
+             * @example {
+             *       "notStartswith": "XX"
+             *     }
+             * @example {
+             *       "endswith": "10"
+             *     }
+             * @example {
+             *       "notEndswith": "XX"
+             *     }
+             * @example {
+             *       "in": "AT0030010,AT0030011"
+             *     }
+             * @example {
+             *       "notIn": "AT0000000"
+             *     }
+             * @example {
+             *       "between": "AT0030009,AT0030011"
+             *     }
+             * @example {
+             *       "notBetween": "AT0000000,AT0000001"
+             *     }
+             * @example {
+             *       "exists": ""
+             *     }
+             */
             id?: components["schemas"]["StringFieldFilter"];
             fileName?: components["schemas"]["StringFieldFilter"];
             contentType?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "eq": "68"
+             *     }
+             * @example {
+             *       "ne": "0"
+             *     }
+             * @example {
+             *       "lt": "1000"
+             *     }
+             * @example {
+             *       "le": "68"
+             *     }
+             * @example {
+             *       "gt": "0"
+             *     }
+             * @example {
+             *       "ge": "68"
+             *     }
+             * @example {
+             *       "in": "68,100"
+             *     }
+             * @example {
+             *       "notIn": "0"
+             *     }
+             * @example {
+             *       "between": "1,1000"
+             *     }
+             * @example {
+             *       "notBetween": "1000,2000"
+             *     }
+             * @example {
+             *       "sameas": "size"
+             *     }
+             */
             size?: components["schemas"]["IntegerFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
         };
@@ -1452,8 +1900,86 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         ContractFilter: {
+            /**
+             * @example {
+             *       "eq": "CT0000101"
+             *     }
+             * @example {
+             *       "ne": "CT0000000"
+             *     }
+             * @example {
+             *       "lt": "CT0000102"
+             *     }
+             * @example {
+             *       "le": "CT0000101"
+             *     }
+             * @example {
+             *       "gt": "CT0000100"
+             *     }
+             * @example {
+             *       "ge": "CT0000101"
+             *     }
+             * @example {
+             *       "contains": "00001"
+             *     }
+             * @example {
+             *       "notContains": "XX"
+             *     }
+             * @example {
+             *       "like": "CT*"
+             *     }
+             * @example {
+             *       "notLike": "XX*"
+             *     }
+             * @example {
+             *       "match": "^CT0"
+             *     }
+             * @example {
+             *       "notMatch": "^XX"
+             *     }
+             * @example {
+             *       "startswith": "CT"
+             *     }
+             * @example {
+             *       "notStartswith": "XX"
+             *     }
+             * @example {
+             *       "endswith": "01"
+             *     }
+             * @example {
+             *       "notEndswith": "XX"
+             *     }
+             * @example {
+             *       "in": "CT0000101,CT0000102"
+             *     }
+             * @example {
+             *       "notIn": "CT0000000"
+             *     }
+             * @example {
+             *       "between": "CT0000100,CT0000102"
+             *     }
+             * @example {
+             *       "notBetween": "CT0000002,CT0000003"
+             *     }
+             * @example {
+             *       "exists": ""
+             *     }
+             */
             id?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "sameas": "name"
+             *     }
+             */
             name?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "notNull": ""
+             *     }
+             * @example {
+             *       "notEmpty": ""
+             *     }
+             */
             externalReference?: components["schemas"]["StringFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
             updatedAt?: components["schemas"]["DateTimeFieldFilter"];
@@ -1569,8 +2095,83 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         EventFilter: {
+            /**
+             * @example {
+             *       "eq": "EV0050001"
+             *     }
+             * @example {
+             *       "ne": "EV0000000"
+             *     }
+             * @example {
+             *       "lt": "EV0050002"
+             *     }
+             * @example {
+             *       "le": "EV0050001"
+             *     }
+             * @example {
+             *       "gt": "EV0050000"
+             *     }
+             * @example {
+             *       "ge": "EV0050001"
+             *     }
+             * @example {
+             *       "contains": "00500"
+             *     }
+             * @example {
+             *       "notContains": "XX"
+             *     }
+             * @example {
+             *       "like": "EV*"
+             *     }
+             * @example {
+             *       "notLike": "XX*"
+             *     }
+             * @example {
+             *       "match": "^EV0"
+             *     }
+             * @example {
+             *       "notMatch": "^XX"
+             *     }
+             * @example {
+             *       "startswith": "EV"
+             *     }
+             * @example {
+             *       "notStartswith": "XX"
+             *     }
+             * @example {
+             *       "endswith": "01"
+             *     }
+             * @example {
+             *       "notEndswith": "XX"
+             *     }
+             * @example {
+             *       "in": "EV0050001,EV0050002"
+             *     }
+             * @example {
+             *       "notIn": "EV0000000"
+             *     }
+             * @example {
+             *       "between": "EV0050000,EV0050002"
+             *     }
+             * @example {
+             *       "notBetween": "EV0000002,EV0000003"
+             *     }
+             * @example {
+             *       "exists": ""
+             *     }
+             */
             id?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "in": "case.updated,case.comment.created"
+             *     }
+             */
             type?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "sameas": "case"
+             *     }
+             */
             case?: components["schemas"]["StringFieldFilter"];
             /**
              * @description The contract. `eq` or `in` naming a contract the account does not control, or one that does not exist, is 403
@@ -1821,10 +2422,97 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         WebhookFilter: {
+            /**
+             * @example {
+             *       "eq": "WH0000001"
+             *     }
+             * @example {
+             *       "ne": "WH0000000"
+             *     }
+             * @example {
+             *       "lt": "WH0000002"
+             *     }
+             * @example {
+             *       "le": "WH0000001"
+             *     }
+             * @example {
+             *       "gt": "WH0000000"
+             *     }
+             * @example {
+             *       "ge": "WH0000001"
+             *     }
+             * @example {
+             *       "contains": "00000"
+             *     }
+             * @example {
+             *       "notContains": "XX"
+             *     }
+             * @example {
+             *       "like": "WH*"
+             *     }
+             * @example {
+             *       "notLike": "XX*"
+             *     }
+             * @example {
+             *       "match": "^WH0"
+             *     }
+             * @example {
+             *       "notMatch": "^XX"
+             *     }
+             * @example {
+             *       "startswith": "WH"
+             *     }
+             * @example {
+             *       "notStartswith": "XX"
+             *     }
+             * @example {
+             *       "endswith": "01"
+             *     }
+             * @example {
+             *       "notEndswith": "XX"
+             *     }
+             * @example {
+             *       "in": "WH0000001,WH0000002"
+             *     }
+             * @example {
+             *       "notIn": "WH0000000"
+             *     }
+             * @example {
+             *       "between": "WH0000000,WH0000002"
+             *     }
+             * @example {
+             *       "notBetween": "WH0000002,WH0000003"
+             *     }
+             * @example {
+             *       "exists": ""
+             *     }
+             */
             id?: components["schemas"]["StringFieldFilter"];
             url?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @example {
+             *       "contains": "*"
+             *     }
+             * @example {
+             *       "notContains": "CT0000101"
+             *     }
+             * @example {
+             *       "notEmpty": ""
+             *     }
+             */
             contracts?: components["schemas"]["StringArrayFieldFilter"];
             eventTypes?: components["schemas"]["StringArrayFieldFilter"];
+            /**
+             * @example {
+             *       "eq": "false"
+             *     }
+             * @example {
+             *       "ne": "true"
+             *     }
+             * @example {
+             *       "sameas": "enabled"
+             *     }
+             */
             enabled?: components["schemas"]["BooleanFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
             updatedAt?: components["schemas"]["DateTimeFieldFilter"];
@@ -2304,8 +2992,9 @@ export interface components {
          */
         ApiKeyFilter: components["schemas"]["ApiKeyFilter"];
         /**
-         * @description Identifier of the API key.
-         * @example AK0000002
+         * @description Identifier of the API key. The example is the demo customer's second key, seeded to be read, updated and revoked
+         *     (decision D-95).
+         * @example AK0000007
          */
         KeyId: string;
         /**
@@ -2331,9 +3020,6 @@ export interface components {
          *       },
          *       "priority": {
          *         "in": "1,2"
-         *       },
-         *       "incident": {
-         *         "notNull": ""
          *       }
          *     }
          */
@@ -2389,7 +3075,7 @@ export interface components {
          *     field, or a value that cannot be converted is answered 400, one error object per problem.
          * @example {
          *       "contentType": {
-         *         "startswith": "image/"
+         *         "startswith": "text/"
          *       }
          *     }
          */
@@ -2451,7 +3137,8 @@ export interface components {
          */
         EventFilter: components["schemas"]["EventFilter"];
         /**
-         * @description Identifier of the event log entry. An event of a contract the account does not control is answered 403.
+         * @description Identifier of the event log entry. An event of a contract the account does not control is answered 403. The
+         *     example is the event seeded for the demo customer (decision D-95).
          * @example EV0050001
          */
         EventId: string;
@@ -2472,15 +3159,15 @@ export interface components {
          *     `between` and `notBetween`. Several filters all apply. An unknown field, an operator that does not apply to the
          *     field, or a value that cannot be converted is answered 400, one error object per problem.
          * @example {
-         *       "enabled": {
-         *         "eq": "true"
+         *       "url": {
+         *         "startswith": "https://"
          *       }
          *     }
          */
         WebhookFilter: components["schemas"]["WebhookFilter"];
         /**
-         * @description Identifier of the webhook subscription. No subscription is seeded: the example is the id of the first one an
-         *     environment makes (`createWebhook`; ids count per environment, decision D-90).
+         * @description Identifier of the webhook subscription. The example is the demo customer's seeded subscription (disabled,
+         *     decision D-95); ids count per environment (decision D-90).
          * @example WH0000001
          */
         WebhookId: string;
@@ -2627,8 +3314,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the API key.
-                 * @example AK0000002
+                 * @description Identifier of the API key. The example is the demo customer's second key, seeded to be read, updated and revoked
+                 *     (decision D-95).
+                 * @example AK0000007
                  */
                 keyId: components["parameters"]["KeyId"];
             };
@@ -2658,8 +3346,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the API key.
-                 * @example AK0000002
+                 * @description Identifier of the API key. The example is the demo customer's second key, seeded to be read, updated and revoked
+                 *     (decision D-95).
+                 * @example AK0000007
                  */
                 keyId: components["parameters"]["KeyId"];
             };
@@ -2689,8 +3378,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the API key.
-                 * @example AK0000002
+                 * @description Identifier of the API key. The example is the demo customer's second key, seeded to be read, updated and revoked
+                 *     (decision D-95).
+                 * @example AK0000007
                  */
                 keyId: components["parameters"]["KeyId"];
             };
@@ -2756,9 +3446,6 @@ export interface operations {
                  *       },
                  *       "priority": {
                  *         "in": "1,2"
-                 *       },
-                 *       "incident": {
-                 *         "notNull": ""
                  *       }
                  *     }
                  */
@@ -3061,7 +3748,7 @@ export interface operations {
                  *     field, or a value that cannot be converted is answered 400, one error object per problem.
                  * @example {
                  *       "contentType": {
-                 *         "startswith": "image/"
+                 *         "startswith": "text/"
                  *       }
                  *     }
                  */
@@ -3410,7 +4097,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the event log entry. An event of a contract the account does not control is answered 403.
+                 * @description Identifier of the event log entry. An event of a contract the account does not control is answered 403. The
+                 *     example is the event seeded for the demo customer (decision D-95).
                  * @example EV0050001
                  */
                 eventId: components["parameters"]["EventId"];
@@ -3466,8 +4154,8 @@ export interface operations {
                  *     `between` and `notBetween`. Several filters all apply. An unknown field, an operator that does not apply to the
                  *     field, or a value that cannot be converted is answered 400, one error object per problem.
                  * @example {
-                 *       "enabled": {
-                 *         "eq": "true"
+                 *       "url": {
+                 *         "startswith": "https://"
                  *       }
                  *     }
                  */
@@ -3532,8 +4220,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the webhook subscription. No subscription is seeded: the example is the id of the first one an
-                 *     environment makes (`createWebhook`; ids count per environment, decision D-90).
+                 * @description Identifier of the webhook subscription. The example is the demo customer's seeded subscription (disabled,
+                 *     decision D-95); ids count per environment (decision D-90).
                  * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];
@@ -3564,8 +4252,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the webhook subscription. No subscription is seeded: the example is the id of the first one an
-                 *     environment makes (`createWebhook`; ids count per environment, decision D-90).
+                 * @description Identifier of the webhook subscription. The example is the demo customer's seeded subscription (disabled,
+                 *     decision D-95); ids count per environment (decision D-90).
                  * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];
@@ -3594,8 +4282,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the webhook subscription. No subscription is seeded: the example is the id of the first one an
-                 *     environment makes (`createWebhook`; ids count per environment, decision D-90).
+                 * @description Identifier of the webhook subscription. The example is the demo customer's seeded subscription (disabled,
+                 *     decision D-95); ids count per environment (decision D-90).
                  * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];

@@ -3,6 +3,7 @@
 // start afresh), and stops them together on Ctrl-C. `npm start -- --help` lists its options and the sandbox's.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bindMock, DEFAULT_MOCK_PORTS, type BoundMock, type RunningMock } from '../src/mock/index.ts';
@@ -93,6 +94,49 @@ const databaseLine = inMemory
     : `database: ${shownDatabase} reused, with the cases, API keys and webhooks left by earlier runs.`;
 const afreshLine = inMemory ? '' : `  To start afresh: npm start -- --reset (deletes ${shownDatabase} first; or --memory for a database that is not kept).`;
 
+const MOCK_PORT_HINT = 'Stop what uses it, or choose other ports: npm start -- --mock-port N (production N, sandbox N+1), or npm start -- --no-mocks.';
+
+/** Whether something listens on `port` already (any other failure is left for the real start to report). */
+function portBusy(port: number, host: string): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'EADDRINUSE'));
+    probe.listen(port, host, () => probe.close(() => done(false)));
+  });
+}
+
+/**
+ * What stands in the way, all of it named at once before anything starts (a second npm start beside a first meets
+ * the database, the sandbox's port and both mocks' ports), so the answer is the same whatever the options.
+ */
+async function obstacles(): Promise<string[]> {
+  const found: string[] = [];
+  if (!inMemory) {
+    try {
+      lockDatabase(database).release();
+    } catch (error) {
+      if (!(error instanceof DatabaseInUseError)) throw error;
+      found.push(error.message);
+    }
+  }
+  const host = sandboxOption(args.sandboxArgs, '--host') ?? '127.0.0.1';
+  if (Number(sandboxPort) !== 0 && (await portBusy(Number(sandboxPort), host))) {
+    found.push(`port ${sandboxPort} (the sandbox) is already in use. Stop what uses it (another npm start?), or choose another port: npm start -- --port N`);
+  }
+  if (args.withMocks && args.mockPort !== 0) {
+    for (const [environment, port] of [['production', args.mockPort], ['sandbox', args.mockPort + 1]] as const) {
+      if (await portBusy(port, '127.0.0.1')) found.push(`port ${port} (the ${environment} mock) is already in use. ${MOCK_PORT_HINT}`);
+    }
+  }
+  return found;
+}
+
+const inTheWay = await obstacles();
+if (inTheWay.length > 0) {
+  for (const line of inTheWay) console.error(`npm start: ${line}`);
+  process.exit(2);
+}
+
 const sandbox = spawn(process.execPath, [sandboxBin, ...args.sandboxArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
 const mocks: RunningMock[] = [];
 const sandboxExited = new Promise<number | null>((done) => sandbox.once('exit', (code) => done(code)));
@@ -108,7 +152,9 @@ function stop(code: number): Promise<never> {
   return stopping;
 }
 
-// The sandbox's own lines, passed on, except its internal progress note.
+// The sandbox's own lines, passed on, except its internal progress note. Ready once its banner is out: the
+// export line is its last (--quiet prints only the listening line), so our lines never come in between.
+const bannerEnd = args.sandboxArgs.includes('--quiet') ? /listening on/ : /^\s*export CARE_BASE_URL=/;
 const sandboxUp = new Promise<void>((ready) => {
   let pending = '';
   sandbox.stdout.on('data', (chunk: Buffer) => {
@@ -117,7 +163,7 @@ const sandboxUp = new Promise<void>((ready) => {
     for (const line of lines) {
       if (/case lists in memory/.test(line)) continue; // an internal detail (D-84), not something to act on
       process.stdout.write(line + '\n');
-      if (/listening on/.test(line)) ready();
+      if (bannerEnd.test(line)) ready();
     }
   });
 });
@@ -141,7 +187,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 const mocksUp = (async () => {
   if (!args.withMocks) return;
   const ports = { production: args.mockPort, sandbox: args.mockPort === 0 ? 0 : args.mockPort + 1 };
-  const hint = 'Stop what uses it, or choose other ports: npm start -- --mock-port N (production N, sandbox N+1), or npm start -- --no-mocks.';
+  const hint = MOCK_PORT_HINT;
   // Both ports first (a busy one fails before any Prism starts), then both Prisms at once (each takes seconds).
   const bound = await Promise.allSettled((['production', 'sandbox'] as const).map((environment) => bindMock({ environment, port: ports[environment], portHint: hint })));
   const failures = bound.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));

@@ -323,6 +323,14 @@ describe('API console (try it) served by a sandbox', () => {
     expect(new Set(statuses)).toEqual(new Set(['10']));
   });
 
+  it('shows no link to itself in the operations it lists (the reference has one on every operation)', async () => {
+    const block = '#operations-Cases-listCases';
+    await page.waitForSelector(`${block} button.execute`, { timeout: 30_000 });
+    const shown = await page.$eval('#console', (e) => (e as HTMLElement).innerText);
+    expect(shown).toContain('Filters on cases');
+    expect(shown).not.toMatch(/Try it in the API console/);
+  });
+
   it('sends a POST with a JSON body and shows the created resource', async () => {
     const block = '#operations-Cases-createCase';
     await page.click(`${block} .opblock-summary`);

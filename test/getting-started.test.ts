@@ -1,18 +1,20 @@
-// The Getting started page (issue 37, item 3) runs as written: its code blocks, taken from docs/getting-started.md
+// The Getting started page (issues 37 and 44) runs as written: its code blocks, taken from docs/getting-started.md
 // itself, run in order in one bash shell against the sandbox `npm start` starts, with the `export CARE_…` line it
-// prints, in a project made with the page's own commands (the client's tarball installed offline, as in
-// test/readme-snippets.test.ts). Each step's visible outcome is checked before the next one starts.
+// prints. The shell starts where the reader's second shell does, in a fresh clone of the repository (under a name
+// of the test's choosing, so the page can assume none), and goes where the page's commands take it; the receiver's
+// project is made with the page's own commands (its `npm install` lines done offline from the tarball the page's
+// `npm run packages` wrote, as in test/readme-snippets.test.ts). Each step's visible outcome is checked before the
+// next one starts.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../src/spec/index.ts';
 import { GETTING_STARTED_FILE, GETTING_STARTED_TAG } from '../scripts/build/docs.ts';
 import { npmStart, type StartProcess } from './helpers/npm-start.ts';
-import { emptyProjectDir, installInto, packWorkspaces, removeTemporaryDirs, runIn, type PackedTarball } from './support/packed-project.ts';
+import { emptyProjectDir, installInto, removeTemporaryDirs, runIn } from './support/packed-project.ts';
 
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const page = readFileSync(join(repoRoot, GETTING_STARTED_FILE), 'utf8');
 
 /** The page's `## ` steps, each with its fenced blocks in order. */
@@ -91,8 +93,8 @@ class Shell {
   }
 }
 
-let client: PackedTarball;
 let sandbox: StartProcess;
+let clone: string;
 let exported: Record<string, string>;
 let dir: string;
 let shell: Shell;
@@ -102,15 +104,22 @@ beforeAll(async () => {
   expect(start).toBe('npm start -- --memory');
   // As written, plus what a test needs: a free port, no Prism mocks (not used here), deliveries to loopback only.
   sandbox = npmStart([...start.split(' ').slice(3), '--port', '0', '--no-mocks', '--loopback-only']);
-  const [packs, line] = await Promise.all([packWorkspaces(['@care-api/client']), sandbox.waitFor(/^\s*export ((?:CARE_\w+=\S+ ?)+)$/m)]);
-  client = packs.get('@care-api/client')!;
+  const line = await sandbox.waitFor(/^\s*export ((?:CARE_\w+=\S+ ?)+)$/m);
   exported = Object.fromEntries(line[1].trim().split(' ').map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]));
-  dir = emptyProjectDir();
+  // a fresh clone, its dependencies installed (the page starts "after npm install"): the repository's, linked
+  clone = join(emptyProjectDir(), `clone-${process.pid}`);
+  const cloned = await runIn(repoRoot, 'git', ['clone', '--quiet', repoRoot, clone]);
+  expect(cloned.code, cloned.stderr).toBe(0);
+  symlinkSync(join(repoRoot, 'node_modules'), join(clone, 'node_modules'));
   const receiverPort = await freePort();
   // The page's `npx tsc …` runs the repository's TypeScript and Node types (the project's devDependencies here).
   const npxTsc = `npx() { if [ "$1" = tsc ]; then shift; node ${JSON.stringify(join(repoRoot, 'node_modules/typescript/bin/tsc'))} "$@" --typeRoots ${JSON.stringify(join(repoRoot, 'node_modules/@types'))}; else command npx "$@"; fi; }\n`;
-  shell = new Shell(dir, { ...process.env, ...exported, RECEIVER_PORT: String(receiverPort) });
+  shell = new Shell(clone, { ...process.env, ...exported, RECEIVER_PORT: String(receiverPort) });
   await shell.run(`set -euo pipefail\n${npxTsc}`);
+  // the page's second block: the folder for the files the steps make, beside the repository
+  await shell.run(step('Start the sandbox').blocks[1].code);
+  dir = (await shell.run('pwd')).trim();
+  expect(dir).toBe(join(clone, '..', 'care-getting-started'));
 }, 400_000);
 
 afterAll(async () => {
@@ -176,17 +185,27 @@ describe('Getting started (docs/getting-started.md)', () => {
 
     expect(await sh('Subscribe a webhook')).toMatch(/^subscribed; signing secret whsec_/m);
 
-    // The receiver's project: the page's commands as written, the install lines done offline from the packed tarball.
+    // The receiver's project: the page's commands as written, in the shell; its `npm install` lines done offline
+    // from the tarball the page's `npm run packages` wrote in the clone (TypeScript: the repository's, see npx above).
     const receiverStep = step('Run a receiver that verifies the signature');
     const setup = receiverStep.blocks.filter((b) => b.lang === 'sh')[0].code;
-    expect(setup).toMatch(new RegExp(`^npm install \\S*/\\.care/packages/${basename(client.file).replace(/\./g, '\\.')}$`, 'm'));
+    expect(setup).toMatch(/^npm install "\$CARE_REPO"\/\.care\/packages\/care-api-client-\*\.tgz$/m);
     expect(setup).toMatch(/^npm install --save-dev typescript @types\/node$/m);
-    for (const line of setup.split('\n').filter((l) => /^npm (init|pkg) /.test(l))) {
-      const [, ...args] = line.split(' ');
-      const done = await runIn(dir, npm, args);
-      expect(done.code, done.stderr).toBe(0);
+    for (const line of setup.split('\n').filter(Boolean)) {
+      if (!/^npm install /.test(line)) {
+        await shell.run(line);
+        continue;
+      }
+      if (!line.includes('.tgz')) continue;
+      const packed = readdirSync(join(clone, '.care/packages')).filter((f) => /^care-api-client-.*\.tgz$/.test(f));
+      expect(packed).toHaveLength(1);
+      const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages/client/package.json'), 'utf8'));
+      await installInto(dir, [{ name: manifest.name, version: manifest.version, file: join(clone, '.care/packages', packed[0]), files: [], dependencies: manifest.dependencies ?? {} }]);
     }
-    await installInto(dir, [client]);
+    expect(existsSync(join(dir, 'node_modules/@care-api/client/package.json'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type).toBe('module');
+    // the repository's own package.json is untouched
+    expect(JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')).name).toBe('care-api');
     const receiver = receiverStep.blocks.find((b) => b.lang === 'ts')!.code;
     const name = /^\/\/ ([\w-]+\.ts)\n/.exec(receiver)?.[1];
     expect(name).toBe('receiver.ts');

@@ -111,13 +111,37 @@ describe('npm start says what it did', () => {
     }
   });
 
+  it('beside a running one, names everything in its way at once (database, sandbox port, mock ports) and exits 2', async () => {
+    const first = npmStart(['--db', db, '--port', '0', '--seed-cases', '3', '--no-mocks', '--loopback-only']);
+    await first.waitFor(/Ctrl-C stops all/);
+    const held = [createServer(), createServer(), createServer()];
+    const ports: number[] = [];
+    try {
+      for (const server of held) {
+        await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+        ports.push((server.address() as AddressInfo).port);
+      }
+      // the sandbox on one busy port, the mocks on two consecutive ones that may or may not be free
+      const [sandboxPort, mockPort] = ports;
+      const second = npmStart(['--db', db, '--port', String(sandboxPort), '--mock-port', String(mockPort)]);
+      expect(await second.exited).toBe(2);
+      expect(second.output).toMatch(new RegExp(`the database ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use`));
+      expect(second.output).toContain(`port ${sandboxPort} (the sandbox) is already in use`);
+      expect(second.output).toContain(`port ${mockPort} (the production mock) is already in use`);
+      expect(second.output).not.toMatch(/mock \(Prism\)|listening on/);
+    } finally {
+      for (const server of held) server.close();
+      expect(await first.stop()).toBe(0);
+    }
+  });
+
   it('names a busy mock port and the flag that changes it, never moving to another port', async () => {
     const held = createServer();
     await new Promise<void>((done) => held.listen(0, '127.0.0.1', () => done()));
     const { port } = held.address() as AddressInfo;
     try {
       const run = npmStart(['--memory', '--port', '0', '--seed-cases', '3', '--mock-port', String(port)]);
-      expect(await run.exited).toBe(1);
+      expect(await run.exited).toBe(2);
       expect(run.output).toContain(`port ${port} (the production mock) is already in use`);
       expect(run.output).toContain('--mock-port N');
       expect(run.output).not.toMatch(/mock \(Prism\) production\s+http/);

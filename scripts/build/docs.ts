@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import type { BuildStep } from './context.ts';
 import { specFromDocument, type CareSpec } from '../../src/spec/index.ts';
 import { addCodeSamples } from './docs/code-samples.ts';
-import { consoleLink, consolePage, swaggerFile, SWAGGER_FILES } from './docs/console.ts';
+import { CONSOLE_LINK_TEXT, consoleLink, consolePage, swaggerFile, SWAGGER_FILES } from './docs/console.ts';
 import { FILTERING_TAG, splitGuide } from './docs/filtering-guide.ts';
 import { fieldFilterSchemaName, listOperatorsMarkdown, operatorText } from './docs/operators.ts';
 import { environmentHeaderExamples, publicDecisions, scrubDescriptions } from './docs/public.ts';
@@ -125,7 +125,7 @@ function addConsoleLinks(document: any): void {
   for (const item of Object.values<any>(document.paths ?? {})) {
     for (const operation of Object.values<any>(item ?? {})) {
       if (!operation?.operationId || !operation.tags?.[0]) continue;
-      operation.description = `${String(operation.description ?? '').trim()}\n\n[Try it in the API console](${consoleLink(operation.tags[0], operation.operationId)}) (works when the local sandbox serves these docs).`;
+      operation.description = `${String(operation.description ?? '').trim()}\n\n[${CONSOLE_LINK_TEXT}](${consoleLink(operation.tags[0], operation.operationId)}) (works when the local sandbox serves these docs).`;
     }
   }
 }

@@ -7,6 +7,7 @@ import { hashSecret, newSecret } from './auth.ts';
 import { iso } from './context.ts';
 import type { Services } from './context.ts';
 import type { Storage } from './store/types.ts';
+import { recordEvent } from './events.ts';
 
 export interface DemoAccount {
   org: string;
@@ -27,6 +28,9 @@ export interface DemoEnvironment {
 export type DemoCredentials = Record<Environment, DemoEnvironment>;
 
 const ENVIRONMENTS: Environment[] = ['sandbox', 'production'];
+
+/** When the seeded history starts: cases are spread over the 179 days after it. */
+const SEED_START = Date.UTC(2026, 4, 1);
 
 const ORGS = {
   customer: { name: 'Acme Retail B.V.', kind: 'customer', contacts: ['ana.silva@customer.example', 'marc.dubois@customer.example', 'li.wei@customer.example'] },
@@ -75,7 +79,7 @@ export function readDemo(store: Storage): DemoCredentials {
 function seedEnvironment(svc: Services, env: Environment, cases: number, random: () => number): DemoEnvironment {
   const { store } = svc;
   const day = 86_400_000;
-  const start = svc.now() - 180 * day;
+  const start = SEED_START; // fixed, not now: the description's examples name seeded values, dates included (D-95)
   const orgId: Record<string, string> = {};
   for (const [key, org] of Object.entries(ORGS)) {
     const id = store.nextId('ORG', 10);
@@ -192,6 +196,19 @@ function seedEnvironment(svc: Services, env: Environment, cases: number, random:
     }
   }
 
+  // D-95: one subscription and one logged event for the customer, so their lists and the docs' samples show one
+  // from the first request. The subscription is disabled (nothing is delivered to its example URL); the event is a
+  // case.updated of the customer's first case of its contract, fired by a trigger in sandbox, by an agent in production.
+  const subscribedAt = iso(start + day);
+  store.insert(
+    'webhooks',
+    env,
+    { id: store.nextId('WH', 1, env), url: 'https://hooks.acme.example/care-events', contracts: ['*'], eventTypes: ['case.*'], authorization: null, enabled: false, createdAt: subscribedAt, updatedAt: subscribedAt },
+    { account: orgId.customer, signingSecret: 'whsec_' + Buffer.from(`seeded ${env} subscription`).toString('base64') },
+  );
+  const firstCase = store.findAll('cases', env, { by: 'contract', values: [acme] })[0];
+  if (firstCase) seedEvent(svc, env, firstCase.record);
+
   const account = (key: 'customer' | 'partner', k: { apiKeyId: string; apiKeySecret: string }, contracts: string[]): DemoAccount => ({
     org: orgId[key],
     name: ORGS[key].name,
@@ -207,6 +224,23 @@ function seedEnvironment(svc: Services, env: Environment, cases: number, random:
   };
 }
 
+/** A customer's second active key (D-95): the one the docs' key samples read, update and revoke. */
+function seedSpareKey(svc: Services, env: Environment, account: string): void {
+  const secret = newSecret();
+  const createdAt = iso(SEED_START + 90 * 86_400_000);
+  svc.store.insert(
+    'apikeys',
+    env,
+    { id: svc.store.nextId('AK', 1), label: 'Acme reporting', prefix: secret.slice(0, 12), createdAt, expiresAt: null, revokedAt: null },
+    { account, secretHash: hashSecret(secret) },
+  );
+}
+
+/** The seeded event (D-95): the case as it is, its status named as updated. */
+function seedEvent(svc: Services, env: Environment, record: Record<string, any>): void {
+  recordEvent(svc, env, { type: 'case.updated', caseId: record.id, contract: record.contract, data: record, updated: ['status'], triggered: env === 'sandbox' }, null);
+}
+
 /**
  * Seed an empty database. The demo secrets are kept in the database (this is a sandbox with public demo data) so that
  * every start can print them and write the conformance config; keys made through the API are stored hashed only.
@@ -217,6 +251,8 @@ export function seedIfEmpty(svc: Services, cases: number | Record<Environment, n
     const random = prng(20261122);
     const demo = {} as DemoCredentials;
     for (const env of ENVIRONMENTS) demo[env] = seedEnvironment(svc, env, typeof cases === 'number' ? cases : cases[env], random);
+    // D-95: a second active key of each customer, after both environments so the demo keys keep their ids
+    for (const env of ENVIRONMENTS) seedSpareKey(svc, env, demo[env].customer.org);
     svc.store.setSetting(DEMO_KEY, JSON.stringify(demo));
   });
 }

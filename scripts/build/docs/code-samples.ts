@@ -6,8 +6,12 @@
 import type { CareSpec, OperationSpec } from '../../../src/spec/index.ts';
 import { splitList } from '../../../src/grammar/index.ts';
 
-/** Where `npm start` serves the sandbox; a sample reads CARE_URL first. */
-export const LOCAL_SANDBOX = 'http://localhost:4020';
+/**
+ * The variables every sample reads: exactly the ones of the line `npm start` prints
+ * (`export CARE_BASE_URL=… CARE_AUTH_URL=… CARE_API_KEY_ID=… CARE_API_KEY_SECRET=…`), so pasting it is the setup.
+ */
+export const SAMPLE_VARIABLES = ['CARE_BASE_URL', 'CARE_AUTH_URL', 'CARE_API_KEY_ID', 'CARE_API_KEY_SECRET'] as const;
+const SETUP_COMMENT = 'First paste the line npm start prints: export CARE_BASE_URL=… CARE_AUTH_URL=… CARE_API_KEY_ID=… CARE_API_KEY_SECRET=…';
 
 export interface CodeSample {
   lang: string;
@@ -112,8 +116,6 @@ function shellPath(spec: CareSpec, op: OperationSpec): string {
   return op.path.replace(/\{([^}]+)\}/g, (_m, name) => `\${${pathVariable(name)}:-${values[name]}}`);
 }
 
-const BASE_PATH = { production: '/care/v0', sandbox: '/care/v0/sandbox' } as const;
-
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
@@ -121,14 +123,14 @@ function shellQuote(text: string): string {
 export function curlSample(spec: CareSpec, op: OperationSpec): string {
   const environment = op.environments.includes('sandbox') ? 'sandbox' : 'production';
   const lines = [
-    `# The local sandbox (npm start) and the demo API key it prints; CARE_URL defaults to ${LOCAL_SANDBOX}`,
+    `# ${SETUP_COMMENT}`,
     ...(op.path.includes('{') ? [`# ${Object.keys(pathExamples(spec, op)).map(pathVariable).join(', ')}: ids of your own data (defaults: the examples of this page)`] : []),
-    `CARE_URL="\${CARE_URL:-${LOCAL_SANDBOX}}"`,
-    `TOKEN=$(curl -s "$CARE_URL/auth/v2/oauth/token" -d grant_type=client_credentials \\`,
-    `  -d client_id="$CARE_KEY_ID" -d client_secret="$CARE_KEY_SECRET" -d audience=${environment} \\`,
-    `  | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+    `TOKEN=$(curl -sS "\${CARE_AUTH_URL:?paste the export line that npm start prints}/oauth/token" -d grant_type=client_credentials \\`,
+    `  -d client_id="$CARE_API_KEY_ID" -d client_secret="$CARE_API_KEY_SECRET" -d audience=${environment} \\`,
+    `  | sed -nE 's/.*"access_token":"([^"]+)".*/\\1/p')`,
+    ': "${TOKEN:?no token: the token endpoint refused CARE_API_KEY_ID and CARE_API_KEY_SECRET}"',
   ];
-  const url = `$CARE_URL${BASE_PATH[environment]}${shellPath(spec, op)}`;
+  const url = `$CARE_BASE_URL${shellPath(spec, op)}`;
   const args: string[] = [];
   const method = op.method.toUpperCase();
   const query = queryParts(spec, op).flatMap((part) => part.pairs);
@@ -141,7 +143,8 @@ export function curlSample(spec: CareSpec, op: OperationSpec): string {
   if (contentTypes.includes('application/json')) {
     args.push("-H 'Content-Type: application/json'", `-d ${shellQuote(JSON.stringify(bodyExample(spec, op)))}`);
   } else if (contentTypes.includes('multipart/form-data')) {
-    args.push('-F file=@screen.png');
+    lines.push("printf 'Printer log: error 49.4C02\\n' > printer.log   # the file to upload");
+    args.push("-F 'file=@printer.log;type=text/plain'");
   }
   // a file: saved under the name the answer gives (-OJ), the headers printed (-D -; curl refuses -i with -J)
   const file = op.responses.some((r) => r.contentTypes.some((t) => !t.includes('json')) && r.status.startsWith('2'));
@@ -200,13 +203,12 @@ export function typescriptSample(spec: CareSpec, op: OperationSpec): string {
   const lines = [
     "import { createCareClient } from '@care-api/client';",
     '',
-    `// The local sandbox (npm start) and the demo API key it prints; CARE_URL defaults to ${LOCAL_SANDBOX}`,
-    `const origin = process.env.CARE_URL ?? '${LOCAL_SANDBOX}';`,
+    `// ${SETUP_COMMENT}`,
     'const care = createCareClient({',
     `  environment: '${environment}',`,
-    `  baseUrl: \`\${origin}${BASE_PATH[environment]}\`,`,
-    '  authUrl: `${origin}/auth/v2`,',
-    "  apiKey: { keyId: process.env.CARE_KEY_ID ?? '', secret: process.env.CARE_KEY_SECRET ?? '' },",
+    '  baseUrl: process.env.CARE_BASE_URL,',
+    '  authUrl: process.env.CARE_AUTH_URL,',
+    "  apiKey: { keyId: process.env.CARE_API_KEY_ID ?? '', secret: process.env.CARE_API_KEY_SECRET ?? '' },",
     '});',
     '',
   ];

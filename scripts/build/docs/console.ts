@@ -17,6 +17,9 @@ export function swaggerFile(name: string): Buffer {
   return readFileSync(resolve(swaggerDir, name));
 }
 
+/** The words of the link every operation of the reference has to its place in the console. */
+export const CONSOLE_LINK_TEXT = 'Try it in the API console';
+
 /** The browser script of the console: token exchange, servers of this origin, one bearer token per environment. */
 function consoleScript(): string {
   return `(function () {
@@ -36,6 +39,11 @@ function consoleScript(): string {
     for (var path in document.paths) for (var method in document.paths[path]) {
       var operation = document.paths[path][method];
       if (operation && operation.operationId && operation.tags) tags[operation.operationId] = operation.tags[0].replace(/\\s/g, '_');
+      // the reference's link to this console, which the console itself does not need to show
+      if (operation && typeof operation.description === 'string') {
+        var link = operation.description.lastIndexOf('\\n\\n[${CONSOLE_LINK_TEXT}](');
+        if (link >= 0) operation.description = operation.description.slice(0, link);
+      }
     }
     var text = JSON.stringify(document).replace(/\\]\\(#operation\\/(\\w+)\\)/g, function (whole, id) {
       return tags[id] ? '](#/' + encodeURIComponent(tags[id]) + '/' + id + ')' : whole;

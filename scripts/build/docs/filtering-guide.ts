@@ -2,7 +2,7 @@
 // `info.description` (moved here, so each section appears once), every operator of `FilterOperator`, worked
 // examples per value type from the lists' own fields, and sorting and paging from the lists' declarations.
 import type { CareSpec, ListSpec, OperationSpec, ValueType } from '../../../src/spec/index.ts';
-import { arityText, exampleQuery, markdownText } from './operators.ts';
+import { arityText, declaredExampleQuery, exampleQuery, markdownText } from './operators.ts';
 
 export const FILTERING_TAG = 'Filtering';
 
@@ -31,7 +31,10 @@ export interface WorkedExample {
   what: string;
 }
 
-/** Worked examples per value type: the first list with a field of the type, each operator that field takes. */
+/**
+ * Worked examples per value type: every operator of the first list field of the type, each shown on the first field
+ * of that type (the lists in order) whose examples give it, so it finds something in the seeded data (D-95).
+ */
 export function workedExamples(spec: CareSpec): Map<ValueType, WorkedExample[]> {
   const lists = spec.operations.filter((op): op is OperationSpec & { list: ListSpec } => !!op.list && op.environments.includes('sandbox'));
   const examples = new Map<ValueType, WorkedExample[]>();
@@ -40,12 +43,19 @@ export function workedExamples(spec: CareSpec): Map<ValueType, WorkedExample[]> 
       if (examples.has(field.type)) continue;
       examples.set(
         field.type,
-        field.operators.map((operator) => ({
-          operationId: op.operationId,
-          path: withExamplePath(spec, op),
-          query: exampleQuery(spec, op.list, field.name, field.type, operator),
-          what: spec.operators[operator].summary,
-        })),
+        field.operators.map((operator) => {
+          const declared = lists.flatMap((other) =>
+            Object.values(other.list.filterFields)
+              .filter((f) => f.type === field.type && f.operators.includes(operator))
+              .map((f) => ({ other, query: declaredExampleQuery(spec, other.list, f.name, operator) })),
+          ).find((candidate) => candidate.query);
+          return {
+            operationId: (declared?.other ?? op).operationId,
+            path: withExamplePath(spec, declared?.other ?? op),
+            query: declared?.query ?? exampleQuery(spec, op.list, field.name, field.type, operator),
+            what: spec.operators[operator].summary,
+          };
+        }),
       );
     }
   }
@@ -65,7 +75,7 @@ export function pagingExample(spec: CareSpec): WorkedExample | undefined {
   const op = spec.operations.find((o) => o.list && o.list.sortFields.length > 1 && o.environments.includes('sandbox'));
   if (!op?.list) return undefined;
   const [first, second] = op.list.sortFields;
-  return { operationId: op.operationId, path: withExamplePath(spec, op), query: `sort=-${first},${second}&page[number]=2&page[size]=20`, what: `sorted by ${first} descending, then ${second}; the second page of 20` };
+  return { operationId: op.operationId, path: withExamplePath(spec, op), query: `sort=-${first},${second}&page[number]=2&page[size]=2`, what: `sorted by ${first} descending, then ${second}; the second page of 2` };
 }
 
 export function filteringGuide(spec: CareSpec, moved: Map<RegExp, string>): string {

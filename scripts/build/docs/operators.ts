@@ -50,7 +50,43 @@ export function exampleQuery(spec: CareSpec, list: ListSpec | undefined, field: 
   // a field of the same type, else the field itself (still of its own type)
   if (op.arity === 'field') value = sameasFields(list, field, type)[0] ?? (list ? field : String(valueSchema(spec, type, operator)?.example ?? ''));
   else if (op.arity !== 'none') value = String(valueSchema(spec, type, operator)?.example ?? '');
-  return ARITY_TEXT[op.arity].form.replace('{f}', field).replace('{op}', operator).replace('{v}', value);
+  return filterQuery(field, operator, value, op.arity);
+}
+
+function filterQuery(field: string, operator: string, value: string, arity: OperatorSpec['arity']): string {
+  return ARITY_TEXT[arity].form.replace('{f}', field).replace('{op}', operator).replace('{v}', value);
+}
+
+/**
+ * The examples a list's filter schema gives `field` (its JSON Schema `examples`, each a filter object of operator to
+ * value as written in the query), taken from the seeded data so each finds something there (decision D-95).
+ */
+export function fieldExamples(spec: CareSpec, list: ListSpec, field: string): Record<string, unknown>[] {
+  const operation = spec.operations.find((o) => o.operationId === list.operationId);
+  const parameter = operation?.parameters.find((p) => p.name === 'filter');
+  let schema: any = parameter?.schema;
+  if (schema?.$ref) schema = spec.resolve(schema.$ref);
+  const examples = schema?.properties?.[field]?.examples;
+  return Array.isArray(examples) ? examples.filter((e) => e && typeof e === 'object') : [];
+}
+
+/** The declared example of `operator` on `field` of `list`, as a query; undefined when the field declares none. */
+export function declaredExampleQuery(spec: CareSpec, list: ListSpec, field: string, operator: string): string | undefined {
+  const example = fieldExamples(spec, list, field).find((e) => Object.hasOwn(e, operator));
+  if (!example) return undefined;
+  return filterQuery(field, operator, String(example[operator] ?? ''), spec.operators[operator].arity);
+}
+
+/**
+ * The example of `operator` on `list`: the first field (in declaration order, among `fields`) whose examples give the
+ * operator, else the first field with the value schema's example.
+ */
+export function listExampleQuery(spec: CareSpec, list: ListSpec, operator: string, fields: { field: string; type: ValueType }[]): string {
+  for (const { field } of fields) {
+    const declared = declaredExampleQuery(spec, list, field, operator);
+    if (declared) return declared;
+  }
+  return exampleQuery(spec, list, fields[0].field, fields[0].type, operator);
 }
 
 /** Fields of the same list and value type that `sameas` on `field` may name. */
@@ -121,8 +157,7 @@ export function listOperatorsMarkdown(spec: CareSpec, list: ListSpec): string {
   for (const operator of ordered) {
     const op = spec.operators[operator];
     const fields = byOperator.get(operator)!;
-    const first = fields[0];
-    lines.push(`- **\`${operator}\`**: ${markdownText(op.summary)}. Takes ${arityText(op.arity)}, e.g. \`${exampleQuery(spec, list, first.field, first.type, operator)}\`. ${commonFinePrint(spec, operator).join(' ')}`.trimEnd());
+    lines.push(`- **\`${operator}\`**: ${markdownText(op.summary)}. Takes ${arityText(op.arity)}, e.g. \`${listExampleQuery(spec, list, operator, fields)}\`. ${commonFinePrint(spec, operator).join(' ')}`.trimEnd());
     for (const type of [...new Set(fields.map((f) => f.type))]) {
       const of = fields.filter((f) => f.type === type).map((f) => f.field);
       const notes: string[] = [];
