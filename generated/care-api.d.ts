@@ -2993,7 +2993,7 @@ export interface components {
         ApiKeyFilter: components["schemas"]["ApiKeyFilter"];
         /**
          * @description Identifier of the API key. The example is the demo customer's second key, seeded to be read, updated and revoked
-         *     (decision D-95).
+         *     (decision D-119).
          * @example AK0000007
          */
         KeyId: string;
@@ -3138,7 +3138,7 @@ export interface components {
         EventFilter: components["schemas"]["EventFilter"];
         /**
          * @description Identifier of the event log entry. An event of a contract the account does not control is answered 403. The
-         *     example is the event seeded for the demo customer (decision D-95).
+         *     example is the event seeded for the demo customer (decision D-119).
          * @example EV0050001
          */
         EventId: string;
@@ -3167,7 +3167,7 @@ export interface components {
         WebhookFilter: components["schemas"]["WebhookFilter"];
         /**
          * @description Identifier of the webhook subscription. The example is the demo customer's seeded subscription (disabled,
-         *     decision D-95); ids count per environment (decision D-90).
+         *     decision D-119); ids count per environment (decision D-90).
          * @example WH0000001
          */
         WebhookId: string;
@@ -3315,7 +3315,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the API key. The example is the demo customer's second key, seeded to be read, updated and revoked
-                 *     (decision D-95).
+                 *     (decision D-119).
                  * @example AK0000007
                  */
                 keyId: components["parameters"]["KeyId"];
@@ -3347,7 +3347,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the API key. The example is the demo customer's second key, seeded to be read, updated and revoked
-                 *     (decision D-95).
+                 *     (decision D-119).
                  * @example AK0000007
                  */
                 keyId: components["parameters"]["KeyId"];
@@ -3379,7 +3379,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the API key. The example is the demo customer's second key, seeded to be read, updated and revoked
-                 *     (decision D-95).
+                 *     (decision D-119).
                  * @example AK0000007
                  */
                 keyId: components["parameters"]["KeyId"];
@@ -4098,7 +4098,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the event log entry. An event of a contract the account does not control is answered 403. The
-                 *     example is the event seeded for the demo customer (decision D-95).
+                 *     example is the event seeded for the demo customer (decision D-119).
                  * @example EV0050001
                  */
                 eventId: components["parameters"]["EventId"];
@@ -4221,7 +4221,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the webhook subscription. The example is the demo customer's seeded subscription (disabled,
-                 *     decision D-95); ids count per environment (decision D-90).
+                 *     decision D-119); ids count per environment (decision D-90).
                  * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];
@@ -4253,7 +4253,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the webhook subscription. The example is the demo customer's seeded subscription (disabled,
-                 *     decision D-95); ids count per environment (decision D-90).
+                 *     decision D-119); ids count per environment (decision D-90).
                  * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];
@@ -4283,7 +4283,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the webhook subscription. The example is the demo customer's seeded subscription (disabled,
-                 *     decision D-95); ids count per environment (decision D-90).
+                 *     decision D-119); ids count per environment (decision D-90).
                  * @example WH0000001
                  */
                 webhookId: components["parameters"]["WebhookId"];

@@ -27,7 +27,7 @@ afterAll(async () => h?.close());
 
 /** Writes that make things first, reads and changes next, deletions last, and last of all the revocation of the
  * key the example names. Sent as the demo partner (the case examples span its contracts), except the operations on
- * one API key or one subscription: their examples name the demo customer's seeded spare key and subscription (D-95). */
+ * one API key or one subscription: their examples name the demo customer's seeded spare key and subscription (D-119). */
 const ORDER = (r: ExampleRequest) => (r.operationId === 'revokeApiKey' ? 3 : r.method === 'POST' ? 0 : r.method === 'DELETE' ? 2 : 1);
 
 async function sendExample(request: ExampleRequest): Promise<Answer> {

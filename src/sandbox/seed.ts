@@ -79,7 +79,7 @@ export function readDemo(store: Storage): DemoCredentials {
 function seedEnvironment(svc: Services, env: Environment, cases: number, random: () => number): DemoEnvironment {
   const { store } = svc;
   const day = 86_400_000;
-  const start = SEED_START; // fixed, not now: the description's examples name seeded values, dates included (D-95)
+  const start = SEED_START; // fixed, not now: the description's examples name seeded values, dates included (D-119)
   const orgId: Record<string, string> = {};
   for (const [key, org] of Object.entries(ORGS)) {
     const id = store.nextId('ORG', 10);
@@ -196,7 +196,7 @@ function seedEnvironment(svc: Services, env: Environment, cases: number, random:
     }
   }
 
-  // D-95: one subscription and one logged event for the customer, so their lists and the docs' samples show one
+  // D-119: one subscription and one logged event for the customer, so their lists and the docs' samples show one
   // from the first request. The subscription is disabled (nothing is delivered to its example URL); the event is a
   // case.updated of the customer's first case of its contract, fired by a trigger in sandbox, by an agent in production.
   const subscribedAt = iso(start + day);
@@ -224,7 +224,7 @@ function seedEnvironment(svc: Services, env: Environment, cases: number, random:
   };
 }
 
-/** A customer's second active key (D-95): the one the docs' key samples read, update and revoke. */
+/** A customer's second active key (D-119): the one the docs' key samples read, update and revoke. */
 function seedSpareKey(svc: Services, env: Environment, account: string): void {
   const secret = newSecret();
   const createdAt = iso(SEED_START + 90 * 86_400_000);
@@ -236,7 +236,7 @@ function seedSpareKey(svc: Services, env: Environment, account: string): void {
   );
 }
 
-/** The seeded event (D-95): the case as it is, its status named as updated. */
+/** The seeded event (D-119): the case as it is, its status named as updated. */
 function seedEvent(svc: Services, env: Environment, record: Record<string, any>): void {
   recordEvent(svc, env, { type: 'case.updated', caseId: record.id, contract: record.contract, data: record, updated: ['status'], triggered: env === 'sandbox' }, null);
 }
@@ -251,7 +251,7 @@ export function seedIfEmpty(svc: Services, cases: number | Record<Environment, n
     const random = prng(20261122);
     const demo = {} as DemoCredentials;
     for (const env of ENVIRONMENTS) demo[env] = seedEnvironment(svc, env, typeof cases === 'number' ? cases : cases[env], random);
-    // D-95: a second active key of each customer, after both environments so the demo keys keep their ids
+    // D-119: a second active key of each customer, after both environments so the demo keys keep their ids
     for (const env of ENVIRONMENTS) seedSpareKey(svc, env, demo[env].customer.org);
     svc.store.setSetting(DEMO_KEY, JSON.stringify(demo));
   });

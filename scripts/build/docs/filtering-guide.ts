@@ -33,7 +33,7 @@ export interface WorkedExample {
 
 /**
  * Worked examples per value type: every operator of the first list field of the type, each shown on the first field
- * of that type (the lists in order) whose examples give it, so it finds something in the seeded data (D-95).
+ * of that type (the lists in order) whose examples give it, so it finds something in the seeded data (D-119).
  */
 export function workedExamples(spec: CareSpec): Map<ValueType, WorkedExample[]> {
   const lists = spec.operations.filter((op): op is OperationSpec & { list: ListSpec } => !!op.list && op.environments.includes('sandbox'));

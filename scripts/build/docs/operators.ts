@@ -59,7 +59,7 @@ function filterQuery(field: string, operator: string, value: string, arity: Oper
 
 /**
  * The examples a list's filter schema gives `field` (its JSON Schema `examples`, each a filter object of operator to
- * value as written in the query), taken from the seeded data so each finds something there (decision D-95).
+ * value as written in the query), taken from the seeded data so each finds something there (decision D-119).
  */
 export function fieldExamples(spec: CareSpec, list: ListSpec, field: string): Record<string, unknown>[] {
   const operation = spec.operations.find((o) => o.operationId === list.operationId);
