@@ -108,11 +108,12 @@ export function checkTree(entry: string, roots: Array<{ path: string; label: str
         throw new DiffRefusal(`${shown(file)}: $ref ${ref} is not a valid file reference`);
       }
       const path = resolve(dirname(file), decoded);
+      const outside = () => new DiffRefusal(`${shown(file)}: $ref ${ref} leads outside ${where}; npm run diff reads nothing else unless --base or --head names it`);
+      // Outside is refused before asking whether the file exists: the answer would tell what is there.
+      if (!within(path)) throw outside();
       if (!existsSync(path)) throw new DiffRefusal(`${shown(file)}: $ref ${ref}: no such file`);
       const real = realpathSync(path);
-      if (!within(real)) {
-        throw new DiffRefusal(`${shown(file)}: $ref ${ref} leads outside ${where}; npm run diff reads nothing else unless --base or --head names it`);
-      }
+      if (!within(real)) throw outside();
       if (!statSync(real).isFile()) throw new DiffRefusal(`${shown(file)}: $ref ${ref} is not a file`);
       if (seen.has(real)) continue;
       seen.add(real);
