@@ -48,7 +48,11 @@ export type WebhookRejection =
   | 'bad_signature'
   | 'unauthorized'
   | 'invalid_payload'
-  /** The receiver's own mistake: a body that is not the raw bytes (already parsed), or a missing or malformed secret. */
+  /**
+   * The receiver's own mistake, found before the delivery is judged: a body that is not the raw bytes (already
+   * parsed), a missing or malformed secret, a `toleranceSeconds` or `now()` that is no usable number, an incomplete
+   * `authorization`. A check that cannot judge refuses every delivery rather than pass one.
+   */
   | 'misconfigured';
 
 export class WebhookVerificationError extends Error {
