@@ -1,13 +1,15 @@
 // `npm run diff -- [--base REF|DIR|FILE] [--head REF|DIR|FILE] [--format text|markdown|json] [--acknowledged FILE]`
 // Compares two descriptions and classifies every change (D-52); exits 1 when the gate refuses a breaking change
 // (not acknowledged, or not following D-33; D-53), and only then: anything it cannot judge (an unknown option, a
-// side that is not OpenAPI 3.1, an acknowledgements file that is not there) exits 2. Defaults: base = the last
-// release under releases/, head = the working tree's openapi/.
+// side that is not OpenAPI 3.1 or that it refuses to read, D-117, an acknowledgements file that is not there or of
+// the wrong shape) exits 2 with one line that says why. Defaults: base = the last release under releases/, head =
+// the working tree's openapi/.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './build/context.ts';
 import { assertOpenApi31 } from '../src/diff/accept.ts';
+import { oneLine } from './contract/bounded-read.ts';
 import { diffDescriptions } from '../src/diff/index.ts';
 import { formatJson, formatMarkdown, formatText, type Format } from '../src/diff/format.ts';
 import { gate } from '../src/diff/gate.ts';
@@ -30,7 +32,7 @@ try {
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (${USAGE})`);
   }
   if (values.acknowledged !== undefined && !existsSync(resolve(repoRoot, values.acknowledged))) {
     throw new Error(`--acknowledged ${values.acknowledged}: no such file`);
@@ -55,6 +57,7 @@ try {
   if (format !== 'json') console.error(`compared in ${(elapsed / 1000).toFixed(2)} s`);
   process.exitCode = result.ok ? 0 : 1;
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  // One line: the reason, never a stack trace or a tool's banner.
+  console.error(`npm run diff: ${oneLine(error instanceof Error ? error.message : String(error))}`);
   process.exitCode = 2;
 }

@@ -333,8 +333,13 @@ describe('paginate and pages end on any server behaviour', () => {
   });
 
   it('an answer without a data list or meta.page', async () => {
-    const noData = await walk(behave.json(200, { meta: { page: { number: 1, size: 3, totalCount: 7 } } }));
-    expect(noData.error?.message).toMatch(/no `data` list/);
+    // Without `data` the answer is not the declared body: the call itself fails (issue 48), before paginate judges it.
+    const server = await serve({ [`${API}/cases`]: behave.json(200, { meta: { page: { number: 1, size: 3, totalCount: 7 } } }) });
+    const noData = await failure(clientOf(server).paginate('/cases').next());
+    expect(noData).toMatchObject({ reason: 'unreadable_body', status: 200 });
+    expect(noData.message).toMatch(/not the declared body: no `data`/);
+    const notAList = await walk(behave.json(200, { meta: { page: { number: 1, size: 3, totalCount: 7 } }, data: { id: 'CS0010042' } }));
+    expect(notAList.error?.message).toMatch(/no `data` list/);
     const noMeta = await walk(behave.json(200, { meta: {}, data: items.slice(0, 3) }));
     expect(noMeta.error?.message).toMatch(/no `meta\.page`/);
   });

@@ -201,10 +201,14 @@ describe('tokens', () => {
     expect(seen.map((s) => s.authorization)).toEqual(['Bearer sandbox-token-1', 'Bearer sandbox-token-1']);
   });
 
-  it('exchanges again when the token expires, and reports a failed exchange', async () => {
-    tokenLifetime = 0; // expired as soon as it is given
+  it('refuses a token that is expired when given, keeps a short-lived one, and reports a failed exchange', async () => {
+    tokenLifetime = 0; // expired as soon as it is given: refused (issue 48), not exchanged again on every request
     const client = createCareClient({ environment: 'production', baseUrl: baseUrl(), apiKey: { keyId: 'AK1', secret: 'ck_secret' }, authUrl: `${origin}/auth/v2` });
-    for (let i = 0; i < 2; i++) await client.GET('/contracts/{contractId}', { params: { path: { contractId: 'CT0000101' } } });
+    for (let i = 0; i < 2; i++) {
+      const expired = await client.GET('/contracts/{contractId}', { params: { path: { contractId: 'CT0000101' } } }).catch((e: unknown) => e);
+      expect(expired).toBeInstanceOf(CareTokenError);
+      expect((expired as Error).message).toMatch(/expires_in 0: the token is already expired/);
+    }
     expect(tokenRequests.map((f) => f.get('audience'))).toEqual(['production', 'production']);
 
     tokenRequests = [];

@@ -202,6 +202,30 @@ describe('the care-conformance command line', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/config\./);
   });
+  it('with no arguments says to pass --config (issue 48)', async () => {
+    const { runCli } = await import('./support/conformance-targets.ts');
+    const empty = { CARE_CONFIG: '', CARE_BASE_URL: '', CARE_ENVIRONMENT: '', CARE_TOKEN: '' };
+    const none = await runCli([], empty);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^care-conformance: config\.environment: .*pass --config FILE.*see --help\)\n$/);
+  });
+  it('refuses a number option a timer or the property run cannot take, naming it (issue 48)', async () => {
+    const { runCli } = await import('./support/conformance-targets.ts');
+    const target = ['--base-url', 'http://127.0.0.1:1', '--environment', 'sandbox', '--token', 't'];
+    const cases: Array<[string[], RegExp]> = [
+      [['--request-timeout', '4294967296'], /--request-timeout: a whole number of milliseconds from 1 to 2147483647 is required, got "4294967296"/],
+      [['--request-timeout', '2147483648'], /--request-timeout: .*from 1 to 2147483647/],
+      [['--delivery-timeout', '99999999999999999999'], /--delivery-timeout: .*from 1 to 2147483647/],
+      [['--stateful', '5', '--seed', '99999999999999999999'], /--seed: an integer from -2147483648 to 2147483647 is required/],
+      [['--stateful', '100000000'], /--stateful: a whole number from 1 to 100000 is required/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli([...target, ...args], { CARE_CONFIG: '' });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.stdout, args.join(' ')).toBe(''); // refused before the first request
+    }
+  });
   it('--list prints every check with its statements', async () => {
     const { runCli } = await import('./support/conformance-targets.ts');
     const r = await runCli(['--list']);

@@ -1,6 +1,9 @@
-// Build step: writes generated/care-filters.ts (typed filters per list operation, operator arities) and
-// generated/care-events.ts (the webhook event types as a runtime list), both derived from the bundle through src/spec.
+// Build step: writes generated/care-filters.ts (typed filters per list operation, operator arities),
+// generated/care-events.ts (the webhook event types as a runtime list) and generated/care-responses.ts (what each
+// operation's 2xx answers declare, for the client's runtime check of a success body), all derived from the bundle
+// through src/spec.
 import { specFromDocument } from '../../src/spec/index.ts';
+import { deref } from '../../src/spec/refs.ts';
 import type { Arity, CareSpec, FilterFieldSpec, ValueType } from '../../src/spec/index.ts';
 import type { BuildStep } from './context.ts';
 
@@ -97,14 +100,47 @@ export const careWebhookEventTypes = ${JSON.stringify(names)} as const;
 `;
 }
 
-/** Step of \`npm run build\`: reads the complete bundle, writes care-filters.ts and care-events.ts. */
+/**
+ * Per operation (`METHOD /path`): `bodyless` when one of its 2xx answers declares no content (a 204), and the
+ * top-level members every JSON body of its 2xx answers requires. The client refuses a 204, `null` or `{}` where the
+ * operation declares a body (issue 48).
+ */
+export function generateSuccessBodies(spec: CareSpec): string {
+  const entries: Record<string, { bodyless: boolean; required: string[] }> = {};
+  for (const operation of spec.operations) {
+    const successes = operation.responses.filter((r) => /^2/.test(r.status));
+    const requiredLists = successes
+      .filter((r) => r.schema !== undefined)
+      .map((r) => {
+        const schema = deref(spec.document, r.schema);
+        return Array.isArray(schema?.required) ? (schema.required as string[]) : [];
+      });
+    const required = requiredLists.length === 0 ? [] : requiredLists.reduce((a, b) => a.filter((name) => b.includes(name)));
+    entries[`${operation.method.toUpperCase()} ${operation.path}`] = {
+      bodyless: successes.some((r) => r.contentTypes.length === 0),
+      required,
+    };
+  }
+  return `${HEADER}
+/**
+ * What each operation's 2xx answers declare, by \`METHOD /path\`: \`bodyless\` when one of them has no content (a
+ * 204), and the top-level members every JSON body of them requires.
+ */
+export const careSuccessBodies: Readonly<Record<string, { readonly bodyless: boolean; readonly required: readonly string[] }>> = {
+${Object.entries(entries).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`).join('\n')}
+};
+`;
+}
+
+/** Step of \`npm run build\`: reads the complete bundle, writes care-filters.ts, care-events.ts and care-responses.ts. */
 export const filterTypesStep: BuildStep = {
-  name: 'typed filters and event types (care-filters.ts, care-events.ts)',
+  name: 'typed filters, event types and success bodies (care-filters.ts, care-events.ts, care-responses.ts)',
   run(context) {
     const document = context.documents.complete;
     if (!document) throw new Error('the complete bundle is missing: run the bundle step first');
     const spec = specFromDocument(document);
     context.write('care-filters.ts', generateFilterTypes(spec));
     context.write('care-events.ts', generateEventTypes(spec));
+    context.write('care-responses.ts', generateSuccessBodies(spec));
   },
 };

@@ -1,9 +1,9 @@
 // The released baselines kept in the repository (releases/<version>/care-api.yaml, readable in a fresh clone) and
 // the acknowledgements of breaking changes for the next release (releases/acknowledged.yaml), D-53.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { parseAcknowledgements, type Acknowledgement } from '../../src/diff/gate.ts';
+import { readBounded } from './bounded-read.ts';
 
 export const RELEASES_DIR = 'releases';
 export const ACKNOWLEDGED_FILE = join(RELEASES_DIR, 'acknowledged.yaml');
@@ -43,5 +43,5 @@ export function baselinePath(root: string, version: string): string {
 export function readAcknowledgements(root: string, file = ACKNOWLEDGED_FILE): Acknowledgement[] {
   const path = resolve(root, file);
   if (!existsSync(path)) return [];
-  return parseAcknowledgements(parse(readFileSync(path, 'utf8')), file);
+  return parseAcknowledgements(readBounded(path, file), file);
 }

@@ -65,7 +65,9 @@ export function cachedToken(provider: TokenProvider, options: { timeoutMs?: numb
       const result = await withAbort(Promise.resolve().then(() => provider({ signal: controller.signal })), controller.signal);
       const token = typeof result === 'string' ? result : result?.token;
       if (!token || typeof token !== 'string') throw new CareTokenError(undefined, undefined, 'the token provider returned no token');
-      const expiresAt = typeof result === 'string' || result.expiresAt === undefined ? jwtExpiry(token) : +result.expiresAt;
+      const expiresAt = typeof result === 'string' || result.expiresAt === undefined ? jwtExpiry(token) : expiryOf(result.expiresAt);
+      const expired = alreadyExpired(expiresAt, fetchedAt);
+      if (expired) throw new CareTokenError(undefined, undefined, expired);
       current = { authorization: `Bearer ${token}`, renewAt: renewAt(fetchedAt, expiresAt) };
       return current.authorization;
     } catch (error) {
@@ -108,6 +110,25 @@ function asTokenError(error: unknown, signal: AbortSignal): CareApiError {
   if (error instanceof CareApiError) return error;
   const detail = error instanceof Error ? error.message : String(error);
   return new CareTokenError(undefined, undefined, `the token provider failed: ${detail}`, error);
+}
+
+/** `expiresAt` of a provider's answer in milliseconds; NaN when it is not a time (an invalid Date, a string, ...). */
+function expiryOf(expiresAt: unknown): number {
+  if (expiresAt instanceof Date) return expiresAt.getTime();
+  return typeof expiresAt === 'number' ? expiresAt : NaN;
+}
+
+/**
+ * Why a token cannot be used, or undefined when it can: an expiry that is no time, or that has passed already when
+ * the token arrives (`expires_in: 0`, an expired JWT, `expiresAt` given in seconds). Such a token is refused with a
+ * CareTokenError rather than cached for no time at all, which would fetch a token again on every request.
+ */
+function alreadyExpired(expiresAt: number, fetchedAt: number): string | undefined {
+  if (Number.isNaN(expiresAt)) return 'the token provider returned an expiresAt that is not a time (give a Date or milliseconds since 1970)';
+  if (expiresAt > fetchedAt) return undefined;
+  const seconds = expiresAt > 0 && expiresAt < 1e11 ? '; expiresAt looks like seconds since 1970: give milliseconds or a Date' : '';
+  const when = Number.isFinite(expiresAt) && Math.abs(expiresAt) <= 8.64e15 ? new Date(expiresAt).toISOString() : String(expiresAt);
+  return `the token provider returned a token that had already expired (at ${when})${seconds}`;
 }
 
 /** Expiry of a JWT from its `exp` claim; a token that is not a JWT (or has no `exp`) is treated as not expiring. */
@@ -177,7 +198,11 @@ export function apiKeyExchange(
     if (typeof body?.access_token !== 'string' || body.access_token === '') {
       throw failed(response, body ?? text, `${statusLine(response)} without an access_token`);
     }
-    const expiresAt = typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) ? now() + body.expires_in * 1000 : undefined;
+    const expiresIn = body.expires_in;
+    if (typeof expiresIn === 'number' && !(expiresIn > 0)) {
+      throw failed(response, body, `${statusLine(response)} with expires_in ${expiresIn}: the token is already expired`);
+    }
+    const expiresAt = typeof expiresIn === 'number' && Number.isFinite(expiresIn) ? now() + expiresIn * 1000 : undefined;
     return { token: body.access_token, expiresAt };
   };
 }

@@ -7,7 +7,8 @@ import { baseUrlFor, type CareEnvironment } from './base-url.ts';
 import { CareApiError, excerpt, servedBy, statusLine } from './errors.ts';
 import { pages, paginate } from './paginate.ts';
 import { serializeQuery } from './query.ts';
-import { abortedCall, callSignal, DEFAULT_TIMEOUT_MS } from './signals.ts';
+import { abortedCall, callSignal, checkTimeoutMs } from './signals.ts';
+import { careSuccessBodies } from '../../generated/care-responses.ts';
 import type { InitParam, CareListInit, CareListItem, CareListPage, CareListPath, CareMethod, CarePaths, CareResponse, SuccessData } from './types.ts';
 
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -32,7 +33,8 @@ export interface CareClientOptions {
   headers?: Record<string, string>;
   /**
    * How long one call may take in all, getting a token included, in milliseconds (default 30 000; 0 or Infinity
-   * for none). A call's own `signal` can end it sooner. For a download `as: 'stream'` it runs until the headers.
+   * for none; at most 2^31 - 1, the longest a timer keeps, else createCareClient throws a RangeError). A call's own
+   * `signal` can end it sooner. For a download `as: 'stream'` it runs until the headers.
    */
   timeoutMs?: number;
 }
@@ -136,7 +138,7 @@ function authMiddleware(tokens: TokenSource, fetchImpl: FetchLike): Middleware {
 
 /** Middleware: a non-2xx answer is thrown as a CareApiError; no answer at all is one too. */
 const errorMiddleware: Middleware = {
-  async onResponse({ response }) {
+  async onResponse({ request, response }) {
     if (response.ok) return undefined;
     let text: string | undefined;
     let unreadable: unknown;
@@ -145,6 +147,8 @@ const errorMiddleware: Middleware = {
     } catch (error) {
       unreadable = error;
     }
+    // The call's timeout or the caller's abort cut the body: say so, rather than blame the body.
+    if (text === undefined && request.signal.aborted) throw abortedCall(request.signal, response, READING);
     if (text === undefined) {
       throw new CareApiError(response, undefined, {
         message: `Care API answered ${statusLine(response)}; its body could not be read (${causeText(unreadable)})`,
@@ -164,17 +168,33 @@ const errorMiddleware: Middleware = {
   },
 };
 
-/** The body of a 2xx as the operation declares it; anything unreadable or missing is a CareApiError that says why. */
-async function readSuccess(response: Response, parseAs: ParseAs, method: string): Promise<unknown> {
-  if (response.status === 204 || method === 'HEAD') {
+const READING = 'while reading the answer';
+
+/**
+ * The body of a 2xx as the operation declares it (generated/care-responses.ts); anything unreadable, missing or not
+ * the declared envelope is a CareApiError that says why. An end of the call's signal while reading is `timeout` or
+ * `aborted`, with the answer's status.
+ */
+async function readSuccess(response: Response, parseAs: ParseAs, method: string, path: string, signal: AbortSignal | undefined): Promise<unknown> {
+  const declared = careSuccessBodies[`${method} ${path}`];
+  if (method === 'HEAD') {
     await response.body?.cancel();
     return undefined;
+  }
+  if (response.status === 204) {
+    await response.body?.cancel();
+    if (parseAs !== 'json' || declared?.bodyless) return undefined;
+    throw new CareApiError(response, undefined, {
+      reason: 'empty_body',
+      message: `Care API answered ${statusLine(response)}, where the operation declares a JSON body`,
+    });
   }
   if (parseAs === 'stream') return response.body;
   let raw: unknown;
   try {
     raw = parseAs === 'json' ? await response.text() : await response[parseAs]();
   } catch (error) {
+    if (signal?.aborted) throw abortedCall(signal, response, READING);
     throw new CareApiError(response, undefined, {
       reason: 'unreadable_body',
       message: `Care API answered ${statusLine(response)}, but its body could not be read (${causeText(error)})`,
@@ -182,15 +202,16 @@ async function readSuccess(response: Response, parseAs: ParseAs, method: string)
     });
   }
   if (parseAs !== 'json') return raw;
-  // Every 2xx of the description other than 204 declares a body (test/client.misbehaving.test.ts checks this).
   if (raw === '') {
+    if (declared?.bodyless) return undefined;
     throw new CareApiError(response, '', {
       reason: 'empty_body',
       message: `Care API answered ${statusLine(response)} with an empty body, where the operation declares one`,
     });
   }
+  let body: unknown;
   try {
-    return JSON.parse(raw as string);
+    body = JSON.parse(raw as string);
   } catch (error) {
     throw new CareApiError(response, raw, {
       reason: 'unreadable_body',
@@ -198,13 +219,28 @@ async function readSuccess(response: Response, parseAs: ParseAs, method: string)
       cause: error,
     });
   }
+  const missing = missingMembers(body, declared?.required ?? []);
+  if (missing) {
+    throw new CareApiError(response, body, {
+      reason: 'unreadable_body',
+      message: `Care API answered ${statusLine(response)} with ${excerpt(raw as string, 40)}, not the declared body: ${missing}`,
+    });
+  }
+  return body;
+}
+
+/** Why `body` is not an object with every `required` member, or undefined when it is. */
+function missingMembers(body: unknown, required: readonly string[]): string | undefined {
+  if (required.length === 0) return undefined;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return `an object with ${required.map((m) => `\`${m}\``).join(' and ')} is required`;
+  const absent = required.filter((member) => (body as Record<string, unknown>)[member] === undefined || (body as Record<string, unknown>)[member] === null);
+  return absent.length === 0 ? undefined : `no ${absent.map((m) => `\`${m}\``).join(' or ')}`;
 }
 
 export function createCareClient(options: CareClientOptions): CareClient {
   const fetchImpl: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
   const baseUrl = (options.baseUrl ?? baseUrlFor(options.environment, options.host)).replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(timeoutMs >= 0)) throw new TypeError(`timeoutMs must be a number of milliseconds (0 or Infinity for none), not ${String(options.timeoutMs)}`);
+  const timeoutMs = checkTimeoutMs(options.timeoutMs);
   const tokens = tokenSourceFrom(options, fetchImpl, timeoutMs);
   const clientOptions = { baseUrl, querySerializer: serializeQuery, headers: options.headers, fetch: fetchImpl };
   const auth = tokens ? authMiddleware(tokens, fetchImpl) : undefined;
@@ -227,7 +263,7 @@ export function createCareClient(options: CareClientOptions): CareClient {
     try {
       // The body is read here rather than by openapi-fetch, so that a bad one becomes a CareApiError with its status.
       const { response } = await (core[verb] as any)(url, { ...init, signal, parseAs: 'stream' });
-      const data = await readSuccess(response, parseAs, verb);
+      const data = await readSuccess(response, parseAs, verb, url, signal);
       return { data, response, environment: servedBy(response) };
     } catch (error) {
       if (error instanceof CareApiError || !signal?.aborted) throw error;

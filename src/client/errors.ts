@@ -16,10 +16,12 @@ export type ServedBy = 'Production' | 'Sandbox';
  * Why a call failed:
  * - `status`: the service answered a non-2xx status;
  * - `unreadable_body`: a 2xx whose body could not be read as declared (not JSON, truncated, the connection cut);
- * - `empty_body`: a 2xx other than 204 with no body where the operation declares one;
+ * - `unreadable_body` also: a JSON body that is not the declared one (`null`, `{}`, no `data`);
+ * - `empty_body`: a 2xx with no body (a 204 included) where the operation declares one;
  * - `token`: getting a token failed (a `CareTokenError`; `status`/`body` are the authentication service's);
- * - `timeout`: the client's `timeoutMs`, or a caller's `AbortSignal.timeout()`, elapsed;
- * - `aborted`: the caller's `signal` aborted the call;
+ * - `timeout`: the client's `timeoutMs`, or a caller's `AbortSignal.timeout()`, elapsed (waiting for a token, for
+ *   the answer, or reading it: `status` is then the answer's);
+ * - `aborted`: the caller's `signal` aborted the call (at any of those moments);
  * - `network`: no answer at all (refused, reset, DNS);
  * - `pagination`: `paginate`/`pages` stopped on a page the service answered wrongly (a `CarePaginationError`).
  */
@@ -48,7 +50,10 @@ export class CareApiError extends Error {
   readonly response: Response | undefined;
   /** The body as received (parsed JSON, else text; undefined when none could be read). */
   readonly body: unknown;
-  /** Seconds to wait from `Retry-After` (429, decision D-31; seconds, possibly fractional, or an HTTP date), or null. */
+  /**
+   * Seconds to wait from `Retry-After` (429, decision D-31; seconds, possibly fractional, or an HTTP date), at most
+   * one day (86 400, D-116), or null.
+   */
   readonly retryAfterSeconds: number | null;
 
   constructor(response: Response | undefined, body: unknown, details: CareApiErrorDetails = {}) {
@@ -85,18 +90,23 @@ export class CarePaginationError extends CareApiError {
   }
 }
 
+/** The longest wait `retryAfterSeconds` reports: one day (D-116). A larger `Retry-After` is cut to it. */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+
 /**
- * `Retry-After` in seconds: a non-negative number (a fraction is kept, `1.5` is 1.5) or an HTTP date (rounded up,
- * at least 0). Anything else, a negative number included, is treated as absent (null).
+ * `Retry-After` in seconds, at most MAX_RETRY_AFTER_SECONDS: a non-negative number (a fraction is kept, `1.5` is 1.5)
+ * or an HTTP date (rounded up, at least 0). Anything else, a negative number included, is treated as absent (null).
+ * The bound keeps a lying or mistaken server from making a caller wait for years, or overflow a timer (a
+ * `setTimeout` of more than 2^31 - 1 ms fires at once).
  */
 export function retryAfter(value: string | null): number | null {
   if (value === null) return null;
   const text = value.trim();
   if (text === '') return null;
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(Number(text), MAX_RETRY_AFTER_SECONDS);
   if (/^[-+.\d]/.test(text)) return null; // a negative or malformed number is not a date either
   const at = Date.parse(text);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  return Number.isNaN(at) ? null : Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, Math.ceil((at - Date.now()) / 1000)));
 }
 
 /** Reads `X-CareAPI-Env`; anything but the two declared values is reported as null. */

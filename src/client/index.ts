@@ -1,8 +1,8 @@
 // Public entry of the Care API client.
 export { createCareClient } from './create-client.ts';
 export type { CareClient, CareClientOptions, FetchLike, AttachmentRecord, DownloadedAttachment } from './create-client.ts';
-export { CareApiError, CarePaginationError, CareTokenError, servedBy } from './errors.ts';
-export { DEFAULT_TIMEOUT_MS } from './signals.ts';
+export { CareApiError, CarePaginationError, CareTokenError, MAX_RETRY_AFTER_SECONDS, servedBy } from './errors.ts';
+export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './signals.ts';
 export { CARE_API_VERSION } from '../../generated/care-version.ts';
 export { createdLocation } from './location.ts';
 export type { CareApiErrorReason, CareErrorObject, ServedBy } from './errors.ts';
@@ -18,6 +18,7 @@ export {
   verifyWebhookRequest,
   WebhookVerificationError,
   DEFAULT_TOLERANCE_SECONDS,
+  MAX_TOLERANCE_SECONDS,
 } from './webhooks.ts';
 export type {
   CareWebhookDelivery,

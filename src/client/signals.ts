@@ -4,6 +4,22 @@ import { CareApiError } from './errors.ts';
 /** Default of `timeoutMs`: how long a call may take in all, token included. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** The longest delay a JavaScript timer keeps: 2^31 - 1 ms (about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * `timeoutMs` as given, or the default when absent; 0 and Infinity mean none. Anything else that is not a number of
+ * milliseconds from 1 to MAX_TIMEOUT_MS is refused here, naming the option, rather than turned into a 1 ms timer.
+ */
+export function checkTimeoutMs(value: unknown): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  const range = `a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24.8 days), or 0 or Infinity for none`;
+  if (typeof value !== 'number') throw new TypeError(`timeoutMs must be ${range}, not ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  if (value === 0 || value === Infinity) return value;
+  if (!(value >= 1 && value <= MAX_TIMEOUT_MS)) throw new RangeError(`timeoutMs must be ${range}, not ${String(value)}`);
+  return value;
+}
+
 export interface CallSignal {
   signal: AbortSignal | undefined;
   /** Stops the client's timer (the call has ended, or a stream was handed to the caller). */

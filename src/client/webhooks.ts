@@ -33,7 +33,10 @@ export interface VerifyWebhookOptions {
   secret: string | string[];
   /** The authorization configured on the subscription, checked when given. */
   authorization?: WebhookAuthorizationConfig;
-  /** Largest accepted distance between `webhook-timestamp` and now, in seconds (default 300). */
+  /**
+   * Largest accepted distance between `webhook-timestamp` and now, in seconds (default 300; 0 to 86 400). Anything
+   * else (NaN, a string, Infinity) is refused as `misconfigured`: the replay check cannot judge without it.
+   */
   toleranceSeconds?: number;
   /** Clock, for tests (milliseconds). */
   now?: () => number;
@@ -45,7 +48,11 @@ export type WebhookRejection =
   | 'bad_signature'
   | 'unauthorized'
   | 'invalid_payload'
-  /** The receiver's own mistake: a body that is not the raw bytes (already parsed), or a missing or malformed secret. */
+  /**
+   * The receiver's own mistake, found before the delivery is judged: a body that is not the raw bytes (already
+   * parsed), a missing or malformed secret, a `toleranceSeconds` or `now()` that is no usable number, an incomplete
+   * `authorization`. A check that cannot judge refuses every delivery rather than pass one.
+   */
   | 'misconfigured';
 
 export class WebhookVerificationError extends Error {
@@ -78,9 +85,13 @@ export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
 /** Checks a delivery and returns it typed; throws WebhookVerificationError with the reason otherwise. */
 export function verifyWebhook(delivery: WebhookDeliveryInput, options: VerifyWebhookOptions): CareWebhookDelivery {
-  // The receiver's own mistakes first, so they show on the first delivery whatever it carries.
+  // The receiver's own mistakes first, so they show on the first delivery whatever it carries: a check that cannot
+  // judge (no secret, a tolerance or clock that is not a number) refuses every delivery instead of passing it.
   const body = rawBody(delivery?.body);
   const signers = signersOf(options?.secret);
+  const tolerance = toleranceOf(options.toleranceSeconds);
+  const nowMs = clockOf(options.now);
+  if (options.authorization != null) authorizationSchemes(options.authorization);
   const header = headerReader(delivery.headers ?? {});
   const id = header('webhook-id');
   const timestampText = header('webhook-timestamp');
@@ -89,9 +100,9 @@ export function verifyWebhook(delivery: WebhookDeliveryInput, options: VerifyWeb
     throw new WebhookVerificationError('missing_headers', 'webhook-id, webhook-timestamp and webhook-signature are required');
   }
 
-  const timestamp = checkTimestamp(timestampText, options);
+  const timestamp = checkTimestamp(timestampText, tolerance, nowMs);
   checkSignature(id, timestamp, body, signatures, signers);
-  if (options.authorization) checkAuthorization(header, options.authorization);
+  if (options.authorization != null) checkAuthorization(header, options.authorization);
   const env = header('x-careapi-env');
   const environment = env === 'Production' || env === 'Sandbox' ? env : null;
   return { ...typedPayload(body), id, timestamp, environment } as CareWebhookDelivery;
@@ -99,18 +110,40 @@ export function verifyWebhook(delivery: WebhookDeliveryInput, options: VerifyWeb
 
 /** The same check on a fetch `Request` (Node 20+, workers, most frameworks). */
 export async function verifyWebhookRequest(request: Request, options: VerifyWebhookOptions): Promise<CareWebhookDelivery> {
-  return verifyWebhook({ headers: request.headers, body: await request.text() }, options);
+  // The bytes, not request.text(): decoding text drops a leading byte order mark the signature covers.
+  return verifyWebhook({ headers: request.headers, body: new Uint8Array(await request.arrayBuffer()) }, options);
 }
 
 function misconfigured(message: string): WebhookVerificationError {
   return new WebhookVerificationError('misconfigured', message);
 }
 
+/** Largest `toleranceSeconds`: one day (D-116). A longer replay window is no replay check. */
+export const MAX_TOLERANCE_SECONDS = 86_400;
+
+/** `toleranceSeconds`, or the default; anything but a number of seconds from 0 to one day is a receiver mistake. */
+function toleranceOf(value: unknown): number {
+  if (value === undefined) return DEFAULT_TOLERANCE_SECONDS;
+  if (typeof value === 'number' && value >= 0 && value <= MAX_TOLERANCE_SECONDS) return value;
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw misconfigured(`toleranceSeconds must be a number of seconds from 0 to ${MAX_TOLERANCE_SECONDS}, not ${shown}: without it no delivery can be judged fresh`);
+}
+
+/** Now in milliseconds, from `now` (tests) or the system clock; a clock that gives no number cannot judge. */
+function clockOf(now: (() => number) | undefined): number {
+  const value = (now ?? Date.now)();
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw misconfigured(`now() must give milliseconds since 1970, not ${String(value)}`);
+  return value;
+}
+
+// Bytes are decoded as they are: a leading byte order mark stays, since the signature covers it.
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /** The body as text; anything but raw bytes or a string is refused with what to pass instead. */
 function rawBody(body: unknown): string {
   if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
-  if (body instanceof ArrayBuffer) return new TextDecoder().decode(new Uint8Array(body));
+  if (body instanceof Uint8Array) return utf8.decode(body);
+  if (body instanceof ArrayBuffer) return utf8.decode(new Uint8Array(body));
   const what = body === undefined || body === null ? 'no body' : `a parsed ${Array.isArray(body) ? 'array' : typeof body}`;
   throw misconfigured(
     `verifyWebhook needs the raw body exactly as received (a string or Buffer), not ${what}: the signature covers the ` +
@@ -148,11 +181,11 @@ function headerReader(headers: HeaderBag): (name: string) => string | undefined 
   return (name) => lower.get(name);
 }
 
-function checkTimestamp(text: string, options: VerifyWebhookOptions): Date {
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+function checkTimestamp(text: string, tolerance: number, nowMs: number): Date {
   const seconds = /^[0-9]+$/.test(text) ? Number(text) : NaN;
-  const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
-  if (!Number.isSafeInteger(seconds) || Math.abs(nowSeconds - seconds) > tolerance) {
+  const nowSeconds = Math.floor(nowMs / 1000);
+  // Written so that anything not comparable (NaN) is out of tolerance: the check passes only when it can judge.
+  if (!Number.isSafeInteger(seconds) || !(Math.abs(nowSeconds - seconds) <= tolerance)) {
     throw new WebhookVerificationError(
       'timestamp_out_of_tolerance',
       `webhook-timestamp ${text} is more than ${tolerance} s away from now (${nowSeconds})`,
@@ -178,16 +211,33 @@ function checkSignature(id: string, timestamp: Date, body: string, header: strin
 }
 
 function checkAuthorization(header: (name: string) => string | undefined, config: WebhookAuthorizationConfig): void {
-  const schemes = Array.isArray(config) ? config : config ? [config] : [];
   // Check every scheme before answering, so the time taken does not tell which one failed.
   let allPresent = true;
-  for (const scheme of schemes) {
+  for (const scheme of authorizationSchemes(config)) {
     const [name, expected] = expectedHeader(scheme);
     const received = header(name);
     const ok = received !== undefined && (constantTimeEqual(received, expected) || listContains(received, expected));
     allPresent = allPresent && ok;
   }
   if (!allPresent) throw new WebhookVerificationError('unauthorized', 'the delivery lacks the authorization configured on the subscription');
+}
+
+/**
+ * The schemes of `authorization`, each complete; a scheme of another type, or with a value missing or empty, cannot
+ * be checked and is a receiver mistake (otherwise `Bearer undefined` would be what a delivery must carry). An empty
+ * list is refused too: given, `authorization` must ask for something.
+ */
+function authorizationSchemes(config: unknown): AuthScheme[] {
+  const schemes: unknown[] = Array.isArray(config) ? config : [config];
+  if (schemes.length === 0) throw misconfigured('authorization is an empty list: give the schemes configured on the subscription, or leave it out');
+  return schemes.map((scheme, i) => {
+    const where = Array.isArray(config) ? `authorization[${i}]` : 'authorization';
+    const s = scheme as Record<string, unknown> | null;
+    const filled = (...keys: string[]) => keys.every((key) => typeof s?.[key] === 'string' && (s[key] as string) !== '');
+    const ok = s?.type === 'basic' ? filled('username', 'password') : s?.type === 'bearer' ? filled('token') : s?.type === 'header' ? filled('name', 'value') : false;
+    if (!ok) throw misconfigured(`${where} is not a complete scheme: basic {username, password}, bearer {token} or header {name, value}`);
+    return scheme as AuthScheme;
+  });
 }
 
 type AuthScheme = components['schemas']['WebhookAuthScheme'];
@@ -234,7 +284,8 @@ function base64(text: string): string {
 function typedPayload(body: string): { eventType: CareWebhookEventType; payload: CareWebhookPayload } {
   let payload: unknown;
   try {
-    payload = JSON.parse(body);
+    // The signature covered the bytes as sent; JSON itself has no byte order mark, so one is skipped here only.
+    payload = JSON.parse(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body);
   } catch {
     throw new WebhookVerificationError('invalid_payload', 'the delivery body is not JSON');
   }

@@ -54,17 +54,28 @@ Exit codes:
   ${EXIT.SIGTERM}  interrupted by SIGTERM: the same
 `;
 
+/** Most sequences of one stateful run: a bound the option checks, so a slip of the keyboard is not a week's run. */
+const MAX_STATEFUL_RUNS = 100_000;
+
 function statefulOption(runs: string | undefined, seed: string | undefined): { runs: number; seed: number } | undefined {
   if (runs === undefined) return undefined;
-  if (!/^[1-9]\d*$/.test(runs)) throw new Error(`--stateful: a positive integer is required, got ${runs}`);
-  if (seed !== undefined && !/^-?\d+$/.test(seed)) throw new Error(`--seed: an integer is required, got ${seed}`);
+  if (!/^[1-9]\d*$/.test(runs) || Number(runs) > MAX_STATEFUL_RUNS) throw new Error(`--stateful: a whole number from 1 to ${MAX_STATEFUL_RUNS} is required, got ${runs}`);
+  // fast-check's seed is a 32-bit integer: a larger one would be cut silently, and the run not reproducible from it.
+  if (seed !== undefined && (!/^-?\d+$/.test(seed) || Number(seed) < -(2 ** 31) || Number(seed) > 2 ** 31 - 1)) {
+    throw new Error(`--seed: an integer from ${-(2 ** 31)} to ${2 ** 31 - 1} is required, got ${seed}`);
+  }
   return { runs: Number(runs), seed: seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seed) };
 }
 
-/** A duration in milliseconds: a positive whole number, or the default when the option is absent. */
+/** The longest delay a timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once and fails every request. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** A duration in milliseconds: a whole number from 1 to MAX_TIMEOUT_MS, or the default when the option is absent. */
 function milliseconds(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
-  if (!/^[1-9]\d*$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) throw new Error(`--${name}: a positive whole number of milliseconds is required, got "${text}"`);
+  if (!/^[1-9]\d*$/.test(text.trim()) || !(Number(text) <= MAX_TIMEOUT_MS)) {
+    throw new Error(`--${name}: a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} is required, got "${text}"`);
+  }
   return Number(text);
 }
 
@@ -90,6 +101,16 @@ function reportPath(name: string, file: string | undefined): string | undefined 
     throw new Error(`--${name} ${file}: the directory ${dir} is not writable`);
   }
   return path;
+}
+
+/** Without a config file, a missing setting is most likely a missing --config: the message says so. */
+function withConfigHint<T>(configFile: string | undefined, resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (error) {
+    if (configFile) throw error;
+    throw new Error(`${(error as Error).message} (no config given: pass --config FILE, the JSON care-sandbox --write-config writes, or set --base-url, --environment and --token; see --help)`);
+  }
 }
 
 /** host:port of the webhook receiver (port 0: any free one). */
@@ -151,7 +172,9 @@ export async function main(argv: string[]): Promise<number> {
   const specPath = values.spec as string | undefined;
   if (specPath !== undefined && !existsSync(specPath)) throw new Error(`--spec ${specPath}: no such file`);
   const configFile = (values.config as string | undefined) ?? process.env.CARE_CONFIG;
-  const { config, listen, publicUrl } = resolveConfig(configFile ? readConfigFile(configFile) : undefined, process.env, values as Partial<Record<SettingName, string>>);
+  const { config, listen, publicUrl } = withConfigHint(configFile, () =>
+    resolveConfig(configFile ? readConfigFile(configFile) : undefined, process.env, values as Partial<Record<SettingName, string>>),
+  );
   listenOption(listen);
   urlOption('public-url', publicUrl);
   if (config.authUrl !== undefined) urlOption('auth-url', config.authUrl);

@@ -116,12 +116,27 @@ export function gate(changes: Change[], acknowledgements: Acknowledgement[], bas
   return { ok: verdicts.every((v) => !v.problem), verdicts, unused: acknowledgements.filter((a) => !used.has(a)) };
 }
 
-/** Reads the acknowledgement list (`acknowledged: [{change, reason}]`); every entry needs both. */
+const ENTRY_KEYS = new Set(['change', 'reason', 'codifies']);
+
+/**
+ * Reads the acknowledgement list: a mapping with one member, `acknowledged`, a list (empty when nothing is
+ * acknowledged) of `{change, reason, codifies?}`. Any other shape (an empty file, a list at the top, a misspelt key,
+ * an entry with a member it does not know) is an error naming what is wrong, never "nothing acknowledged".
+ */
 export function parseAcknowledgements(value: any, where: string): Acknowledgement[] {
-  const list = value?.acknowledged ?? [];
+  const shape = 'the file must be a mapping `acknowledged: [{change, reason}, ...]`';
+  if (value === null || value === undefined) throw new Error(`${where}: the file is empty; ${shape} (write \`acknowledged: []\` for none)`);
+  if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where}: the file holds ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}; ${shape}`);
+  const others = Object.keys(value).filter((key) => key !== 'acknowledged');
+  if (others.length > 0) throw new Error(`${where}: unknown member ${others.map((k) => JSON.stringify(k)).join(', ')}; ${shape}`);
+  if (!('acknowledged' in value)) throw new Error(`${where}: no \`acknowledged\` member; ${shape}`);
+  const list = value.acknowledged ?? [];
   if (!Array.isArray(list)) throw new Error(`${where}: acknowledged must be a list`);
   return list.map((entry: any, index: number) => {
-    if (typeof entry?.change !== 'string' || typeof entry?.reason !== 'string' || entry.reason.trim() === '') {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new Error(`${where}: acknowledged[${index}] must be a mapping {change, reason}`);
+    const unknown = Object.keys(entry).filter((key) => !ENTRY_KEYS.has(key));
+    if (unknown.length > 0) throw new Error(`${where}: acknowledged[${index}] has unknown member ${unknown.map((k) => JSON.stringify(k)).join(', ')} (members: change, reason, codifies)`);
+    if (typeof entry.change !== 'string' || entry.change.trim() === '' || typeof entry.reason !== 'string' || entry.reason.trim() === '') {
       throw new Error(`${where}: acknowledged[${index}] needs a change id and a non-empty reason`);
     }
     if (entry.codifies !== undefined && (typeof entry.codifies !== 'string' || !/^D-[0-9]+$/.test(entry.codifies))) {

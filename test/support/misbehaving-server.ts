@@ -71,6 +71,13 @@ export const behave = {
       res.write(part, () => res.socket?.destroy());
     };
   },
+  /** Headers and the first bytes of the body, then nothing more: the connection stays open until `close()`. */
+  stallBody(status = 200): Behaviour {
+    return (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...ENV_HEADER });
+      res.write('{"meta":{},"data":[');
+    };
+  },
   /** A 2xx (by default 200) with an empty body: `Content-Length: 0`, or chunked with no chunk when `chunked`. */
   empty(status = 200, options: { chunked?: boolean; contentType?: string } = {}): Behaviour {
     return (_req, res) => {
