@@ -167,7 +167,7 @@ export function createMockFront(options: MockFrontOptions): Server {
     const listQuery = operation.list && req.headers.authorization ? parseListQuery(url.searchParams, operation.list, spec.operators) : undefined;
     if (listQuery && listQuery.errors.length > 0) return refuse(req, res, { status: 400, body: fromGrammarErrors(listQuery.errors) });
 
-    const body = await readForwardBody(req, operation);
+    const body = await readForwardBody(req, operation, spec.limits);
     if ('status' in body) return refuse(req, res, body);
     const target = prismUrl();
     if (!target) return unavailable(req, res);
@@ -225,14 +225,15 @@ export function createMockFront(options: MockFrontOptions): Server {
     return shaped === parsed ? bytes : Buffer.from(JSON.stringify(shaped));
   };
 
-  const server = createServer((req, res) => {
+  // maxHeaderSize: the request line and headers of x-care-limits (D-100), beyond which Node's parser answers 431
+  const server = createServer({ maxHeaderSize: spec.limits.requestHeadBytes }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       // A fault of the front itself: still answer in the envelope, never hang.
       if (!res.headersSent) send(res, 500, envelope([errorObject(500, `server: mock front failed: ${String(error)}`, 'internal_error')]));
       else res.destroy();
     });
   });
-  server.on('clientError', clientErrorAnswer(envValue));
+  server.on('clientError', clientErrorAnswer(envValue, spec.limits));
   // CONNECT goes to no request handler in Node; without a listener the socket is just closed.
   server.on('connect', (req: IncomingMessage, socket) => {
     writeRaw(socket, 405, `method: CONNECT is not allowed on ${req.url ?? ''}`, 'method_not_allowed', envValue, 'Allow: \r\n');

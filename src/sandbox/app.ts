@@ -142,7 +142,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         req,
         requestId,
         svc,
-        body: async () => (op.requestBody ? validateBody(spec, op.requestBody.schema, await readJson(req)) : {}),
+        body: async () => (op.requestBody ? validateBody(spec, op.requestBody.schema, await readJson(req, spec.limits)) : {}),
       };
       const reply = await handlers[op.operationId](ctx);
       const all = { ...headers, ...reply.headers };
@@ -204,7 +204,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         return;
       }
     }
-    if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, req, res, log);
+    if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, spec.limits, req, res, log);
     if (path === '/_agent' || path.startsWith('/_agent/')) return handleAgent(svc, req, res, url, requestId, options.agentToken, log);
     if (env) return handleApi(req, res, url, requestId);
     if (path === '/' && req.method === 'GET') {
@@ -221,7 +221,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // The one boundary: whatever a request holds, it gets an answer from here and the process goes on (a throw or a
   // rejection becomes a logged 500 in the envelope; an ApiError thrown before a handler caught it, its own answer).
-  const server = createServer({ requireHostHeader: false, ...timeouts(options.requestTimeoutMs) }, (req, res) => {
+  // maxHeaderSize: the request line and headers of x-care-limits (D-100), beyond which Node's parser answers 431
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: spec.limits.requestHeadBytes, ...timeouts(options.requestTimeoutMs) }, (req, res) => {
     const requestId = newRequestId();
     const fail = (error: unknown) => {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error)?.stack ?? String(error)}`);
@@ -240,7 +241,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   server.keepAliveTimeout = 5_000;
   trackRequestLines(server);
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: Error, socket) => answerClientError(error, socket, spec.limits));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
