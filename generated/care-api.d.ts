@@ -749,21 +749,25 @@ export interface components {
          */
         PageMeta: {
             /**
+             * Format: int64
              * @description The page returned; the first page is 1.
              * @example 1
              */
             number: number;
             /**
+             * Format: int32
              * @description Items per page that were asked for (50 unless `page[size]` was given).
              * @example 50
              */
             size: number;
             /**
+             * Format: int32
              * @description Items in this page; 0 for a page past the end.
              * @example 1
              */
             count: number;
             /**
+             * Format: int64
              * @description Items across all pages that match the filters.
              * @example 1
              */
@@ -1054,6 +1058,7 @@ export interface components {
         };
         /**
          * CaseStatus
+         * Format: int32
          * @description Numeric status code of a case. The seed fixes only `10` (open); the other codes follow ServiceNow Customer Service
          *     Management (decision D-04): `1` New, `10` Open, `18` Awaiting Info, `6` Resolved, `3` Closed. Cases carry the code
          *     in requests, responses and filters alike.
@@ -1063,6 +1068,7 @@ export interface components {
         CaseStatus: 1 | 10 | 18 | 6 | 3;
         /**
          * CasePriority
+         * Format: int32
          * @description Numeric priority code of a case. The seed fixes `1` (critical) and `2` (high); `3` Moderate and `4` Low follow
          *     ServiceNow (decision D-04).
          * @example 2
@@ -1398,6 +1404,7 @@ export interface components {
              */
             contentType: string;
             /**
+             * Format: int64
              * @description Size of the content in bytes.
              * @example 46
              */
@@ -2166,6 +2173,8 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2176,6 +2185,8 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /**
                  * @description The scheme to use, `Bearer`.
                  * @example Bearer realm="care"
@@ -2191,6 +2202,35 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The service failed on a request it should have answered: never an answer to bad input (which is 4xx). The error
+         *     object's `detail` asks to quote `meta.requestId`, which finds the failure in the service's log (decision D-103).
+         */
+        InternalError: {
+            headers: {
+                "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The service cannot answer for a moment (a restart, maintenance); retry after the seconds in `Retry-After`. Nothing
+         *     of the request was done (decision D-103).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2202,6 +2242,8 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2212,6 +2254,8 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2222,6 +2266,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2232,6 +2278,8 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2268,12 +2316,14 @@ export interface components {
          */
         Page: {
             /**
+             * Format: int64
              * @description The page to return; the first page is 1.
              * @default 1
              * @example 1
              */
             number?: number;
             /**
+             * Format: int32
              * @description Items per page, at most 200.
              * @default 50
              * @example 50
@@ -2516,6 +2566,20 @@ export interface components {
          */
         "X-CareAPI-Env": "Production" | "Sandbox";
         /**
+         * @description The caller's current quota, as the IETF `RateLimit` field (draft-ietf-httpapi-ratelimit-headers): the policy
+         *     `default`, the requests `r` still allowed in its window and the seconds `t` until the window ends. Sent when the
+         *     deployment limits the rate (decision D-102); absent, no limit is published.
+         * @example "default";r=9;t=1
+         */
+        RateLimit: string;
+        /**
+         * @description The quota policy behind `RateLimit`, as the IETF `RateLimit-Policy` field (draft-ietf-httpapi-ratelimit-headers):
+         *     the policy `default` allows `q` requests per window of `w` seconds, per API key. Sent when the deployment limits
+         *     the rate (decision D-102).
+         * @example "default";q=10;w=1
+         */
+        "RateLimit-Policy": string;
+        /**
          * @description Seconds to wait before retrying (assumption D-31: rate limits are not published; the service tells when to retry).
          * @example 30
          */
@@ -2579,6 +2643,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2588,6 +2654,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createApiKey: {
@@ -2607,6 +2675,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2619,6 +2689,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiKey: {
@@ -2640,6 +2712,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2650,6 +2724,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeApiKey: {
@@ -2671,6 +2747,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2681,6 +2759,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateApiKey: {
@@ -2706,6 +2786,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,6 +2800,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCases: {
@@ -2774,6 +2858,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2784,6 +2870,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCase: {
@@ -2803,6 +2891,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2816,6 +2906,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCase: {
@@ -2837,6 +2929,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2848,6 +2942,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCase: {
@@ -2873,6 +2969,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +2984,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCaseComments: {
@@ -2941,6 +3041,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2952,6 +3054,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCaseComment: {
@@ -2977,6 +3081,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2991,6 +3097,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCaseComment: {
@@ -3017,6 +3125,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3028,6 +3138,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCaseAttachments: {
@@ -3083,6 +3195,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3094,6 +3208,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadCaseAttachment: {
@@ -3119,6 +3235,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3133,6 +3251,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCaseAttachment: {
@@ -3159,6 +3279,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3170,6 +3292,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     downloadCaseAttachment: {
@@ -3196,6 +3320,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     /**
                      * @description `attachment; filename="<fileName>"` (RFC 6266).
                      * @example attachment; filename="printer-error.log"
@@ -3217,6 +3343,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listContracts: {
@@ -3266,6 +3394,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3275,6 +3405,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getContract: {
@@ -3296,6 +3428,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3306,6 +3440,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateContract: {
@@ -3331,6 +3467,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3343,6 +3481,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -3392,6 +3532,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3402,6 +3544,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -3423,6 +3567,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,6 +3580,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -3483,6 +3631,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3492,6 +3642,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -3511,6 +3663,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3524,6 +3678,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhook: {
@@ -3546,6 +3702,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3556,6 +3714,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -3578,6 +3738,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3586,6 +3748,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhook: {
@@ -3612,6 +3776,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,6 +3791,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseContractAssigned: {
@@ -3644,6 +3812,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3657,6 +3827,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseContractUnassigned: {
@@ -3676,6 +3848,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3689,6 +3863,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseUpdated: {
@@ -3708,6 +3884,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3721,6 +3899,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseAttachmentCreated: {
@@ -3740,6 +3920,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3753,6 +3935,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseCommentCreated: {
@@ -3772,6 +3956,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3785,6 +3971,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     onCaseContractAssigned: {

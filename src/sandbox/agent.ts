@@ -90,7 +90,7 @@ export async function handleAgent(svc: Services, req: IncomingMessage, res: Serv
     }
     if (collection === 'cases' && caseId && sub === 'attachments' && method === 'POST') {
       requireCaseId(svc, env, caseId);
-      const file = await readUpload(req, svc.spec.limits);
+      const file = await readUpload(req, svc.spec);
       return ok(201, addAttachment(svc, env, requireCaseId(svc, env, caseId), file, null));
     }
     if (collection === 'events' && caseId && sub === 'deliveries' && !extra && method === 'GET') {

@@ -15,7 +15,7 @@ import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
 import { answerClientError, trackRequestLines } from './http/client-error.ts';
 import { handleToken } from './http/token.ts';
-import { ApiError, envHeader, newRequestId, sendError } from './http/envelope.ts';
+import { ApiError, atMostProblems, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';
 import type { DemoCredentials } from './seed.ts';
@@ -45,7 +45,7 @@ function serialized(reply: Reply): Buffer {
   return bytes;
 }
 
-const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset';
+const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset, RateLimit, RateLimit-Policy';
 
 export interface SandboxOptions {
   port?: number;
@@ -127,7 +127,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const { route, params } = match;
       const account = await svc.auth.authenticate(route.env, req.headers.authorization);
       if (limiter) {
-        const wait = limiter(account.keyId);
+        const { wait, headers: quota } = limiter(account.keyId);
+        Object.assign(headers, quota); // on this answer, whatever it is (D-102)
         if (wait > 0) {
           throw new ApiError(429, { detail: `header.Authorization: rate limit of ${options.rateLimit} requests per second exceeded`, code: 'rate_limited' }, { 'Retry-After': String(wait) });
         }
@@ -163,7 +164,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
     } catch (error) {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${url.pathname}: ${(error as Error)?.stack ?? String(error)}`);
-      const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
+      const apiError = error instanceof ApiError ? atMostProblems(error, spec.limits.errorObjects) : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
       // Drain what the handler did not read, so the client gets the answer rather than a reset.
       if (!req.readableEnded) req.resume();
       sendError(res, requestId, apiError, headers);

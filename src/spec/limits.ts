@@ -18,6 +18,8 @@ export interface ServiceLimits {
     /** Code points of a file name kept; the rest is cut. */
     fileNameCodePoints: number;
   };
+  /** Error objects one answer holds at most: `maxItems` of the ErrorEnvelope schema's `errors` (D-101). */
+  errorObjects: number;
 }
 
 const MEDIA_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
@@ -44,6 +46,7 @@ export function readLimits(document: any): ServiceLimits {
       parts: positive(multipart.parts, 'multipart.parts'),
       fileNameCodePoints: positive(multipart.fileNameCodePoints, 'multipart.fileNameCodePoints'),
     },
+    errorObjects: positive(document?.components?.schemas?.ErrorEnvelope?.properties?.errors?.maxItems, 'ErrorEnvelope errors maxItems'),
   };
 }
 

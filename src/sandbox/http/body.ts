@@ -3,7 +3,7 @@
 // 413 instead of a reset connection.
 import type { IncomingMessage } from 'node:http';
 import { drainBody, hasBody, mediaType, readBody } from '../../edge/body.ts';
-import type { ServiceLimits } from '../../spec/index.ts';
+import type { CareSpec, ServiceLimits } from '../../spec/index.ts';
 import { ApiError, badRequest } from './envelope.ts';
 import type { Problem } from './envelope.ts';
 
@@ -92,10 +92,13 @@ export interface UploadedFile {
 // A token of RFC 9110 without `*`: `*/*`, `image/*` and the like name a range of types, not the type of a file.
 const TYPE_TOKEN = /^[!#$%&'+.^_`|~0-9a-z-]+$/;
 
-/** The part's media type when it names one concrete type (`type/subtype`), else application/octet-stream (D-93). */
-function concreteType(mimeType: string): string {
+/**
+ * The part's media type when it names one concrete type (`type/subtype`) within the `maxLength` of the Attachment
+ * schema's `contentType` (D-101), else application/octet-stream (D-93).
+ */
+function concreteType(mimeType: string, longest: number): string {
   const halves = mimeType.split('/');
-  return halves.length === 2 && halves.every((half) => TYPE_TOKEN.test(half)) ? mimeType : 'application/octet-stream';
+  return mimeType.length <= longest && halves.length === 2 && halves.every((half) => TYPE_TOKEN.test(half)) ? mimeType : 'application/octet-stream';
 }
 
 /**
@@ -103,7 +106,9 @@ function concreteType(mimeType: string): string {
  * `multipart.parts` parts are read (every other part is read and dropped, never kept); the file name is cut at
  * `multipart.fileNameCodePoints` code points (the schema's `maxLength` counts code points), never mid-pair (D-82).
  */
-export async function readUpload(req: IncomingMessage, limits: ServiceLimits): Promise<UploadedFile> {
+export async function readUpload(req: IncomingMessage, spec: CareSpec): Promise<UploadedFile> {
+  const limits = spec.limits;
+  const typeLength: number = spec.resolve('#/components/schemas/Attachment').properties.contentType.maxLength;
   if (mediaType(req) !== 'multipart/form-data') {
     await drainBody(req);
     throw unsupported('multipart/form-data');
@@ -142,7 +147,7 @@ export async function readUpload(req: IncomingMessage, limits: ServiceLimits): P
         // D-66: a part without filename= is named `file`; busboy's default type is text/plain (RFC 7578)
         found = {
           fileName: [...(filename ?? 'file')].slice(0, fileNameCodePoints).join('') || 'file',
-          contentType: concreteType(mimeType),
+          contentType: concreteType(mimeType, typeLength),
           bytes: Buffer.concat(chunks),
         };
       });
