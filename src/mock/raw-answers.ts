@@ -8,10 +8,13 @@ import { envelope, errorObject } from './envelope.ts';
 
 type ParserError = Error & { code?: string };
 
+/** The detail of a 431: the request-head limit of x-care-limits (D-70, D-100). */
+export const headTooLargeDetail = (limits: ServiceLimits) => `header: the request line and headers are too large (at most ${byteSize(limits.requestHeadBytes)} together)`;
+
 function statusOf(error: ParserError, limits: ServiceLimits): [number, string, string] {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, `header: the request line and headers are too large (at most ${byteSize(limits.requestHeadBytes)} together)`, 'header_too_large'];
+      return [431, headTooLargeDetail(limits), 'header_too_large'];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, 'request: not received completely in time', 'request_timeout'];
     default:

@@ -13,7 +13,8 @@ import { createDispatcher } from './dispatcher.ts';
 import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
-import { answerClientError, trackRequestLines } from './http/client-error.ts';
+import { answerClientError, headTooLarge, trackRequestLines } from './http/client-error.ts';
+import { requestHeadBytes } from '../edge/head.ts';
 import { handleToken } from './http/token.ts';
 import { ApiError, atMostProblems, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
@@ -181,6 +182,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const url = target;
     const path = url.pathname;
     const env = environmentOf(path);
+    // Node's parser lets a head a few bytes past its maxHeaderSize through: the limit is checked here, exactly (D-100)
+    if (requestHeadBytes(req) > spec.limits.requestHeadBytes) {
+      req.resume();
+      return sendError(res, requestId, headTooLarge(spec.limits), env ? { 'X-CareAPI-Env': envHeader(env), Connection: 'close' } : { Connection: 'close' });
+    }
     // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal would answer outside the envelope.
     if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
       req.resume();

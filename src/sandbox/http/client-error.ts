@@ -37,10 +37,15 @@ function environmentOfRaw(rawPacket: Buffer | undefined): Environment {
   return environmentOf(path.split('?')[0]) ?? DEFAULT_ENVIRONMENT;
 }
 
+/** The 431 of a request head over `requestHeadBytes` of x-care-limits (D-70, D-100). */
+export function headTooLarge(limits: ServiceLimits): ApiError {
+  return new ApiError(431, { detail: `header: the request line and headers are too large (at most ${byteSize(limits.requestHeadBytes)} together)`, code: 'header_too_large' });
+}
+
 function statusAndProblem(error: ParserError, limits: ServiceLimits): [number, Problem] {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, { detail: `header: the request line and headers are too large (at most ${byteSize(limits.requestHeadBytes)} together)`, code: 'header_too_large' }];
+      return [431, headTooLarge(limits).problems[0]];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, { detail: 'request: not received completely in time', code: 'request_timeout' }];
     default:
