@@ -48,6 +48,22 @@ module.exports = {
       to: { path: '^src/(client|mock|sandbox|conformance|diff)/' },
     },
     {
+      name: 'edge-stays-below',
+      comment:
+        'src/edge (the one request-body reader, D-100) sits below the servers: it imports Node and src/spec at most, ' +
+        'never a part nor the grammar.',
+      severity: 'error',
+      from: { path: '^src/edge/' },
+      to: { path: '^src/(client|mock|sandbox|conformance|diff|grammar)/' },
+    },
+    {
+      name: 'edge-only-for-servers',
+      comment: 'Only the two servers read request bodies: src/mock and src/sandbox may import src/edge, no other part.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(mock|sandbox|edge)/' },
+      to: { path: '^src/edge/' },
+    },
+    {
       name: 'grammar-is-pure',
       comment: 'The grammar is pure: no I/O, so no Node built-ins.',
       severity: 'error',

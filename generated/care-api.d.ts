@@ -868,21 +868,25 @@ export interface components {
          */
         PageMeta: {
             /**
+             * Format: int64
              * @description The page returned; the first page is 1.
              * @example 1
              */
             number: number;
             /**
+             * Format: int32
              * @description Items per page that were asked for (50 unless `page[size]` was given).
              * @example 50
              */
             size: number;
             /**
+             * Format: int32
              * @description Items in this page; 0 for a page past the end.
              * @example 1
              */
             count: number;
             /**
+             * Format: int64
              * @description Items across all pages that match the filters.
              * @example 1
              */
@@ -1320,6 +1324,7 @@ export interface components {
         };
         /**
          * CaseStatus
+         * Format: int32
          * @description Numeric status code of a case. The seed fixes only `10` (open); the other codes follow ServiceNow Customer Service
          *     Management (decision D-04): `1` New, `10` Open, `18` Awaiting Info, `6` Resolved, `3` Closed. Cases carry the code
          *     in requests, responses and filters alike.
@@ -1329,6 +1334,7 @@ export interface components {
         CaseStatus: 1 | 10 | 18 | 6 | 3;
         /**
          * CasePriority
+         * Format: int32
          * @description Numeric priority code of a case. The seed fixes `1` (critical) and `2` (high); `3` Moderate and `4` Low follow
          *     ServiceNow (decision D-04).
          * @example 2
@@ -1846,6 +1852,7 @@ export interface components {
              */
             contentType: string;
             /**
+             * Format: int64
              * @description Size of the content in bytes.
              * @example 46
              */
@@ -2854,6 +2861,8 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2864,6 +2873,8 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /**
                  * @description The scheme to use, `Bearer`.
                  * @example Bearer realm="care"
@@ -2879,6 +2890,35 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The service failed on a request it should have answered: never an answer to bad input (which is 4xx). The error
+         *     object's `detail` asks to quote `meta.requestId`, which finds the failure in the service's log (decision D-103).
+         */
+        InternalError: {
+            headers: {
+                "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The service cannot answer for a moment (a restart, maintenance); retry after the seconds in `Retry-After`. Nothing
+         *     of the request was done (decision D-103).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2890,6 +2930,8 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2900,6 +2942,8 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2910,6 +2954,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2920,6 +2966,8 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2956,12 +3004,14 @@ export interface components {
          */
         Page: {
             /**
+             * Format: int64
              * @description The page to return; the first page is 1.
              * @default 1
              * @example 1
              */
             number?: number;
             /**
+             * Format: int32
              * @description Items per page, at most 200.
              * @default 50
              * @example 50
@@ -3203,6 +3253,20 @@ export interface components {
          */
         "X-CareAPI-Env": "Production" | "Sandbox";
         /**
+         * @description The caller's current quota, as the IETF `RateLimit` field (draft-ietf-httpapi-ratelimit-headers): the policy
+         *     `default`, the requests `r` still allowed in its window and the seconds `t` until the window ends. Sent when the
+         *     deployment limits the rate (decision D-102); absent, no limit is published.
+         * @example "default";r=9;t=1
+         */
+        RateLimit: string;
+        /**
+         * @description The quota policy behind `RateLimit`, as the IETF `RateLimit-Policy` field (draft-ietf-httpapi-ratelimit-headers):
+         *     the policy `default` allows `q` requests per window of `w` seconds, per API key. Sent when the deployment limits
+         *     the rate (decision D-102).
+         * @example "default";q=10;w=1
+         */
+        "RateLimit-Policy": string;
+        /**
          * @description Seconds to wait before retrying (assumption D-31: rate limits are not published; the service tells when to retry).
          * @example 30
          */
@@ -3266,6 +3330,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3275,6 +3341,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createApiKey: {
@@ -3294,6 +3362,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3306,6 +3376,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiKey: {
@@ -3328,6 +3400,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +3412,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeApiKey: {
@@ -3360,6 +3436,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3370,6 +3448,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateApiKey: {
@@ -3396,6 +3476,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3408,6 +3490,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCases: {
@@ -3461,6 +3545,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3471,6 +3557,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCase: {
@@ -3490,6 +3578,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3503,6 +3593,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCase: {
@@ -3524,6 +3616,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3535,6 +3629,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCase: {
@@ -3560,6 +3656,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,6 +3671,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCaseComments: {
@@ -3628,6 +3728,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3639,6 +3741,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCaseComment: {
@@ -3664,6 +3768,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3678,6 +3784,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCaseComment: {
@@ -3704,6 +3812,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3715,6 +3825,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCaseAttachments: {
@@ -3770,6 +3882,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3781,6 +3895,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadCaseAttachment: {
@@ -3806,6 +3922,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3820,6 +3938,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCaseAttachment: {
@@ -3846,6 +3966,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3857,6 +3979,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     downloadCaseAttachment: {
@@ -3883,6 +4007,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     /**
                      * @description `attachment; filename="<fileName>"` (RFC 6266).
                      * @example attachment; filename="printer-error.log"
@@ -3904,6 +4030,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listContracts: {
@@ -3953,6 +4081,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3962,6 +4092,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getContract: {
@@ -3983,6 +4115,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3993,6 +4127,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateContract: {
@@ -4018,6 +4154,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4030,6 +4168,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -4079,6 +4219,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4089,6 +4231,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -4111,6 +4255,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4122,6 +4268,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -4171,6 +4319,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4180,6 +4330,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -4199,6 +4351,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -4212,6 +4366,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhook: {
@@ -4234,6 +4390,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4244,6 +4402,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -4266,6 +4426,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4274,6 +4436,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhook: {
@@ -4300,6 +4464,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4313,6 +4479,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseContractAssigned: {
@@ -4332,6 +4500,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4345,6 +4515,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseContractUnassigned: {
@@ -4364,6 +4536,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,6 +4551,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseUpdated: {
@@ -4396,6 +4572,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4409,6 +4587,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseAttachmentCreated: {
@@ -4428,6 +4608,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4441,6 +4623,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     triggerCaseCommentCreated: {
@@ -4460,6 +4644,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4473,6 +4659,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     onCaseContractAssigned: {

@@ -54,6 +54,10 @@ describe('architecture walls (dependency-cruiser, .dependency-cruiser.cjs)', () 
       'src/sandbox/store/columns.ts': 'export const fromSql = 1;\n',
       'src/sandbox/store/sqlite.ts': "import { fromSql } from './columns.ts';\nexport const open = fromSql;\n",
       'src/sandbox/store/types.ts': 'export interface Scope { by: string }\n',
+      // the edge (one body reader) is read by the two servers only, and reads no part
+      'src/edge/body.ts': "import { x } from '../sandbox/app.ts';\nexport const read = x;\n",
+      'src/mock/guard.ts': "import { read } from '../edge/body.ts';\nexport const g = read;\n",
+      'src/conformance/http.ts': "import { read } from '../edge/body.ts';\nexport const h = read;\n",
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(scratch, path)), { recursive: true });
@@ -75,10 +79,13 @@ describe('architecture walls (dependency-cruiser, .dependency-cruiser.cjs)', () 
       'engine-reads-through-its-port: src/sandbox/store/memory/engine.ts → better-sqlite3',
       'engine-reads-through-its-port: src/sandbox/store/memory/engine.ts → src/sandbox/store/columns.ts',
       'engine-reads-through-its-port: src/sandbox/store/memory/engine.ts → src/sandbox/store/sqlite.ts',
+      'edge-stays-below: src/edge/body.ts → src/sandbox/app.ts',
+      'edge-only-for-servers: src/conformance/http.ts → src/edge/body.ts',
     ]) expect(named, [...named].join('\n')).toContain(expected);
     expect([...named].filter((v) => /memory\/engine\.ts → .*(types|source)\.ts/.test(v))).toEqual([]);
     expect([...named].some((v) => v.startsWith('no-cycles: src/spec/'))).toBe(true);
     // what the walls allow: a package's build.ts imports src/, the store's own modules import each other
     expect([...named].filter((v) => v.includes('packages/client/build.ts'))).toEqual([]);
+    expect([...named].filter((v) => v.startsWith('edge-') && v.includes('src/mock/guard.ts'))).toEqual([]);
   }, 120_000);
 });

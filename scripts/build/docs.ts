@@ -11,6 +11,7 @@ import { FILTERING_TAG, splitGuide } from './docs/filtering-guide.ts';
 import { fieldFilterSchemaName, listOperatorsMarkdown, operatorText } from './docs/operators.ts';
 import { environmentHeaderExamples, publicDecisions, scrubDescriptions } from './docs/public.ts';
 import { describeLinks } from './docs/links.ts';
+import { LIMITS_TAG, limitsMarkdown } from './docs/limits.ts';
 
 const require = createRequire(import.meta.url);
 const redocDir = dirname(require.resolve('redoc/package.json'));
@@ -78,7 +79,8 @@ export function docsDocument(complete: any, decisionsMarkdown: string | null, ch
     document.tags.push({ name: CHANGELOG_TAG, 'x-traitTag': true, description: `Description version ${String(complete.info?.version)}.\n\n${changelog}` });
     aboutTags.push(CHANGELOG_TAG);
   }
-  const guides = [FILTERING_TAG];
+  document.tags.push({ name: LIMITS_TAG, 'x-traitTag': true, description: limitsMarkdown(spec) });
+  const guides = [FILTERING_TAG, LIMITS_TAG];
   // The file's `# Getting started` is the section's own heading, as for the decisions.
   const gettingStarted = gettingStartedMarkdown?.replace(/^\s*# [^\n]*\n/, '').trim();
   if (gettingStarted) {

@@ -4,6 +4,7 @@
 import type { BuildStep } from './context.ts';
 import { lintStep } from './lint.ts';
 import { bundleStep } from './bundle.ts';
+import { spectralStep } from './spectral.ts';
 import { environmentsStep } from './environments.ts';
 import { typesStep } from './typescript-types.ts';
 import { filterTypesStep } from './filter-types.ts';
@@ -13,6 +14,7 @@ import { versionStep } from './version.ts';
 export const steps: BuildStep[] = [
   lintStep,
   bundleStep,
+  spectralStep,
   environmentsStep,
   typesStep,
   filterTypesStep,

@@ -9,7 +9,8 @@ import type { CareSpec, OperationSpec } from '../spec/index.ts';
 import { envelope, errorObject, fromForeignBody, fromGrammarErrors, fromViolations, isEnvelope, serviceStatus, type ErrorEnvelope } from './envelope.ts';
 import { checkPath, checkQuery, forwardHeaders, readForwardBody, type Refusal } from './guard.ts';
 import { createPageShaper } from './pages.ts';
-import { clientErrorAnswer, writeRaw } from './raw-answers.ts';
+import { clientErrorAnswer, headTooLargeDetail, writeRaw } from './raw-answers.ts';
+import { requestHeadBytes } from '../edge/head.ts';
 
 const ENV_HEADER = 'X-CareAPI-Env';
 
@@ -167,7 +168,7 @@ export function createMockFront(options: MockFrontOptions): Server {
     const listQuery = operation.list && req.headers.authorization ? parseListQuery(url.searchParams, operation.list, spec.operators) : undefined;
     if (listQuery && listQuery.errors.length > 0) return refuse(req, res, { status: 400, body: fromGrammarErrors(listQuery.errors) });
 
-    const body = await readForwardBody(req, operation);
+    const body = await readForwardBody(req, operation, spec.limits);
     if ('status' in body) return refuse(req, res, body);
     const target = prismUrl();
     if (!target) return unavailable(req, res);
@@ -225,14 +226,19 @@ export function createMockFront(options: MockFrontOptions): Server {
     return shaped === parsed ? bytes : Buffer.from(JSON.stringify(shaped));
   };
 
-  const server = createServer((req, res) => {
+  // maxHeaderSize: the request line and headers of x-care-limits (D-100), beyond which Node's parser answers 431
+  const server = createServer({ maxHeaderSize: spec.limits.requestHeadBytes }, (req, res) => {
+    // Node's parser lets a head a few bytes past maxHeaderSize through: the limit is checked exactly, as the sandbox does
+    if (requestHeadBytes(req) > spec.limits.requestHeadBytes) {
+      return refuse(req, res, { status: 431, body: envelope([errorObject(431, headTooLargeDetail(spec.limits), 'header_too_large')]), headers: { Connection: 'close' } });
+    }
     handle(req, res).catch((error: unknown) => {
       // A fault of the front itself: still answer in the envelope, never hang.
       if (!res.headersSent) send(res, 500, envelope([errorObject(500, `server: mock front failed: ${String(error)}`, 'internal_error')]));
       else res.destroy();
     });
   });
-  server.on('clientError', clientErrorAnswer(envValue));
+  server.on('clientError', clientErrorAnswer(envValue, spec.limits));
   // CONNECT goes to no request handler in Node; without a listener the socket is just closed.
   server.on('connect', (req: IncomingMessage, socket) => {
     writeRaw(socket, 405, `method: CONNECT is not allowed on ${req.url ?? ''}`, 'method_not_allowed', envValue, 'Allow: \r\n');

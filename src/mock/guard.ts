@@ -1,7 +1,8 @@
 // What the front checks before Prism sees a request, answering as the service does (D-42): Prism throws on some
 // inputs (a malformed escape in the path, a malformed Accept header) and exits, and answers others with a 500.
 import type { IncomingMessage } from 'node:http';
-import type { OperationSpec } from '../spec/index.ts';
+import { drainBody, hasBody, mediaType, readBody, tooDeepAt } from '../edge/body.ts';
+import type { OperationSpec, ServiceLimits } from '../spec/index.ts';
 import { envelope, errorObject, type ErrorEnvelope } from './envelope.ts';
 
 export interface Refusal {
@@ -15,14 +16,6 @@ const refuse = (status: number, detail: string, code: string, headers?: Record<s
   body: envelope([errorObject(status, detail, code)]),
   headers,
 });
-
-/** The service's limits (D-10): JSON bodies 1 MiB, uploads 10 MiB of content (plus the multipart framing). */
-export const JSON_LIMIT = 1024 * 1024;
-export const UPLOAD_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
-/** Read and dropped beyond a limit, so the client gets the 413 rather than a reset; past this the socket is cut. */
-const DRAIN_CAP = 64 * 1024 * 1024;
-/** How deep a JSON body may nest (D-87, as the sandbox). */
-export const JSON_DEPTH_LIMIT = 32;
 
 /** A path whose percent-encoding does not decode (`%zz`, a cut `%A`, `%C3%28`): 400 as the sandbox (D-69). */
 export function checkPath(rawPath: string): Refusal | undefined {
@@ -44,41 +37,6 @@ export function checkQuery(rawSearch: string): Refusal | undefined {
   }
 }
 
-function mediaType(req: IncomingMessage): string {
-  return String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
-
-async function readAll(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > DRAIN_CAP) {
-      req.destroy();
-      break;
-    }
-    if (size <= limit) chunks.push(chunk);
-  }
-  return size > limit ? 'too-large' : Buffer.concat(chunks);
-}
-
-/** Deeper than the limit anywhere? Walked with a stack: no body can exhaust the call stack. */
-function tooDeep(value: unknown): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth >= JSON_DEPTH_LIMIT) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 export interface ForwardBody {
   bytes?: Buffer;
   contentType?: string;
@@ -86,32 +44,37 @@ export interface ForwardBody {
 
 /**
  * The body to pass to Prism, or the refusal the service would give: bodies that are not what they claim (not JSON,
- * not UTF-8, nested too deep, the wrong media type) and bodies over the limits. An operation without a request body
- * gets none forwarded (the service ignores it); the request is read to its end either way.
+ * not UTF-8, nested too deep, the wrong media type) and bodies over the limits of the description's x-care-limits
+ * (D-100). An operation without a request body gets none forwarded (the service ignores it); the request is read to
+ * its end either way.
  */
-export async function readForwardBody(req: IncomingMessage, operation: OperationSpec): Promise<ForwardBody | Refusal> {
+export async function readForwardBody(req: IncomingMessage, operation: OperationSpec, limits: ServiceLimits): Promise<ForwardBody | Refusal> {
   const declared = operation.requestBody?.contentTypes ?? [];
   const present = hasBody(req);
   if (declared.length === 0 || !present) {
-    await readAll(req, 0);
+    await drainBody(req);
     return {};
   }
   const type = mediaType(req);
   if (declared.includes('multipart/form-data')) {
     if (type !== 'multipart/form-data' || !/;\s*boundary=/i.test(String(req.headers['content-type']))) {
-      await readAll(req, 0);
+      await drainBody(req);
       return refuse(415, 'header.Content-Type: expected multipart/form-data', 'unsupported_media_type');
     }
-    const bytes = await readAll(req, UPLOAD_LIMIT);
-    if (bytes === 'too-large') return refuse(413, `body: larger than ${10 * 1024 * 1024} bytes`, 'payload_too_large');
+    // Prism gets the whole body, so the front keeps it: the file's limit plus a JSON body's worth for the framing
+    // and other parts (D-100; the service reads other parts and drops them, D-93)
+    const limit = limits.multipart.fileBytes + limits.bodyBytes['application/json'];
+    const bytes = await readBody(req, limit);
+    if (bytes === 'too-large') return refuse(413, `body: larger than ${limit} bytes`, 'payload_too_large');
     return { bytes, contentType: String(req.headers['content-type']) };
   }
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    await readAll(req, 0);
+    await drainBody(req);
     return refuse(415, 'header.Content-Type: expected application/json', 'unsupported_media_type');
   }
-  const bytes = await readAll(req, JSON_LIMIT);
-  if (bytes === 'too-large') return refuse(413, `body: larger than ${JSON_LIMIT} bytes`, 'payload_too_large');
+  const limit = limits.bodyBytes['application/json'];
+  const bytes = await readBody(req, limit);
+  if (bytes === 'too-large') return refuse(413, `body: larger than ${limit} bytes`, 'payload_too_large');
   if (bytes.length === 0) return { contentType: 'application/json' };
   let parsed: unknown;
   try {
@@ -119,7 +82,8 @@ export async function readForwardBody(req: IncomingMessage, operation: Operation
   } catch {
     return refuse(400, 'body: Invalid JSON', 'invalid_json');
   }
-  if (tooDeep(parsed)) return refuse(400, `body: nested deeper than ${JSON_DEPTH_LIMIT} levels`, 'too_deep');
+  const deep = tooDeepAt(parsed, limits.jsonDepth);
+  if (deep) return refuse(400, `${deep}: nested deeper than ${limits.jsonDepth} levels`, 'too_deep');
   return { bytes, contentType: 'application/json' };
 }
 

@@ -3,14 +3,18 @@
 // in the envelope with X-CareAPI-Env and Connection: close, as the sandbox does (D-70).
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { byteSize, type ServiceLimits } from '../spec/index.ts';
 import { envelope, errorObject } from './envelope.ts';
 
 type ParserError = Error & { code?: string };
 
-function statusOf(error: ParserError): [number, string, string] {
+/** The detail of a 431: the request-head limit of x-care-limits (D-70, D-100). */
+export const headTooLargeDetail = (limits: ServiceLimits) => `header: the request line and headers are too large (at most ${byteSize(limits.requestHeadBytes)} together)`;
+
+function statusOf(error: ParserError, limits: ServiceLimits): [number, string, string] {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, 'header: the request line and headers are too large (at most 16 KiB together)', 'header_too_large'];
+      return [431, headTooLargeDetail(limits), 'header_too_large'];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, 'request: not received completely in time', 'request_timeout'];
     default:
@@ -32,14 +36,14 @@ export function writeRaw(socket: Duplex, status: number, detail: string, code: s
   );
 }
 
-/** Listener for the server's `clientError` event. */
-export function clientErrorAnswer(envValue: string) {
+/** Listener for the server's `clientError` event; a 431 names the request-head limit of x-care-limits (D-100). */
+export function clientErrorAnswer(envValue: string, limits: ServiceLimits) {
   return (error: ParserError, socket: Duplex): void => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    const [status, detail, code] = statusOf(error);
+    const [status, detail, code] = statusOf(error, limits);
     writeRaw(socket, status, detail, code, envValue);
   };
 }

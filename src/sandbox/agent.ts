@@ -67,7 +67,7 @@ export async function handleAgent(svc: Services, req: IncomingMessage, res: Serv
       throw notFound(`path: use /_agent/production/... or /_agent/sandbox/...`);
     }
     if (collection === 'cases' && !caseId && method === 'POST') {
-      const fields = await readCaseFields(svc, env, await readJson(req), 'CaseCreate');
+      const fields = await readCaseFields(svc, env, await readJson(req, svc.spec.limits), 'CaseCreate');
       const contract = fields.contract ?? null;
       let customerOrg: string | undefined = fields.customer;
       if (contract) customerOrg = svc.store.get('contracts', env, contract)?.internal.customerOrg ?? undefined;
@@ -77,20 +77,20 @@ export async function handleAgent(svc: Services, req: IncomingMessage, res: Serv
     }
     if (collection === 'cases' && caseId && !sub && method === 'PATCH') {
       requireCaseId(svc, env, caseId);
-      const fields = await readCaseFields(svc, env, await readJson(req), 'CaseUpdate');
+      const fields = await readCaseFields(svc, env, await readJson(req, svc.spec.limits), 'CaseUpdate');
       delete fields.customer;
       // read again after the body: the case may have changed while it arrived
       return ok(200, updateCase(svc, env, requireCaseId(svc, env, caseId), fields, null));
     }
     if (collection === 'cases' && caseId && sub === 'comments' && method === 'POST') {
       requireCaseId(svc, env, caseId);
-      const body = await validateBody(svc.spec, { $ref: '#/components/schemas/CommentCreate' }, await readJson(req));
+      const body = await validateBody(svc.spec, { $ref: '#/components/schemas/CommentCreate' }, await readJson(req, svc.spec.limits));
       if (!isEmail(body.contact)) throw badRequest('body.contact: value is not a valid email address', 'value_error');
       return ok(201, addComment(svc, env, requireCaseId(svc, env, caseId), { text: body.text, contact: body.contact, partnerComment: body.partnerComment === true }, null));
     }
     if (collection === 'cases' && caseId && sub === 'attachments' && method === 'POST') {
       requireCaseId(svc, env, caseId);
-      const file = await readUpload(req);
+      const file = await readUpload(req, svc.spec);
       return ok(201, addAttachment(svc, env, requireCaseId(svc, env, caseId), file, null));
     }
     if (collection === 'events' && caseId && sub === 'deliveries' && !extra && method === 'GET') {

@@ -13,9 +13,10 @@ import { createDispatcher } from './dispatcher.ts';
 import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
-import { answerClientError, trackRequestLines } from './http/client-error.ts';
+import { answerClientError, headTooLarge, trackRequestLines } from './http/client-error.ts';
+import { requestHeadBytes } from '../edge/head.ts';
 import { handleToken } from './http/token.ts';
-import { ApiError, envHeader, newRequestId, sendError } from './http/envelope.ts';
+import { ApiError, atMostProblems, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';
 import type { DemoCredentials } from './seed.ts';
@@ -45,7 +46,7 @@ function serialized(reply: Reply): Buffer {
   return bytes;
 }
 
-const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset';
+const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset, RateLimit, RateLimit-Policy';
 
 export interface SandboxOptions {
   port?: number;
@@ -127,7 +128,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const { route, params } = match;
       const account = await svc.auth.authenticate(route.env, req.headers.authorization);
       if (limiter) {
-        const wait = limiter(account.keyId);
+        const { wait, headers: quota } = limiter(account.keyId);
+        Object.assign(headers, quota); // on this answer, whatever it is (D-102)
         if (wait > 0) {
           throw new ApiError(429, { detail: `header.Authorization: rate limit of ${options.rateLimit} requests per second exceeded`, code: 'rate_limited' }, { 'Retry-After': String(wait) });
         }
@@ -142,7 +144,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         req,
         requestId,
         svc,
-        body: async () => (op.requestBody ? validateBody(spec, op.requestBody.schema, await readJson(req)) : {}),
+        body: async () => (op.requestBody ? validateBody(spec, op.requestBody.schema, await readJson(req, spec.limits)) : {}),
       };
       const reply = await handlers[op.operationId](ctx);
       const all = { ...headers, ...reply.headers };
@@ -163,7 +165,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
     } catch (error) {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${url.pathname}: ${(error as Error)?.stack ?? String(error)}`);
-      const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
+      const apiError = error instanceof ApiError ? atMostProblems(error, spec.limits.errorObjects) : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
       // Drain what the handler did not read, so the client gets the answer rather than a reset.
       if (!req.readableEnded) req.resume();
       sendError(res, requestId, apiError, headers);
@@ -180,6 +182,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const url = target;
     const path = url.pathname;
     const env = environmentOf(path);
+    // Node's parser lets a head a few bytes past its maxHeaderSize through: the limit is checked here, exactly (D-100)
+    if (requestHeadBytes(req) > spec.limits.requestHeadBytes) {
+      req.resume();
+      return sendError(res, requestId, headTooLarge(spec.limits), env ? { 'X-CareAPI-Env': envHeader(env), Connection: 'close' } : { Connection: 'close' });
+    }
     // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal would answer outside the envelope.
     if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
       req.resume();
@@ -204,7 +211,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         return;
       }
     }
-    if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, req, res, log);
+    if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, spec.limits, req, res, log);
     if (path === '/_agent' || path.startsWith('/_agent/')) return handleAgent(svc, req, res, url, requestId, options.agentToken, log);
     if (env) return handleApi(req, res, url, requestId);
     if (path === '/' && req.method === 'GET') {
@@ -221,7 +228,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // The one boundary: whatever a request holds, it gets an answer from here and the process goes on (a throw or a
   // rejection becomes a logged 500 in the envelope; an ApiError thrown before a handler caught it, its own answer).
-  const server = createServer({ requireHostHeader: false, ...timeouts(options.requestTimeoutMs) }, (req, res) => {
+  // maxHeaderSize: the request line and headers of x-care-limits (D-100), beyond which Node's parser answers 431
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: spec.limits.requestHeadBytes, ...timeouts(options.requestTimeoutMs) }, (req, res) => {
     const requestId = newRequestId();
     const fail = (error: unknown) => {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error)?.stack ?? String(error)}`);
@@ -240,7 +248,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   server.keepAliveTimeout = 5_000;
   trackRequestLines(server);
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: Error, socket) => answerClientError(error, socket, spec.limits));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

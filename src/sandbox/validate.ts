@@ -183,6 +183,13 @@ export async function validateBody(spec: CareSpec, schema: unknown, body: unknow
       continue;
     }
     const how = coercionOf(spec, declared);
+    // A value coerced to another form (a datetime) is bounded as sent: the schema's maxLength holds for the text (D-101).
+    const longest = deref(spec.document, declared)?.maxLength;
+    if (how && how.type !== 'string' && typeof raw === 'string' && typeof longest === 'number' && [...raw].length > longest) {
+      problems.push({ at, detail: `${at}: String should have at most ${longest} characters`, code: 'string_too_long' });
+      coerced[field] = raw;
+      continue;
+    }
     if (!how || (raw === null && how.nullable)) {
       coerced[field] = raw;
       continue;

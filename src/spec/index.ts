@@ -5,3 +5,5 @@ export { resolvePointer, deref, refName } from './refs.ts';
 export { readDeprecation, isComplete, deprecationHeaders } from './deprecation.ts';
 export type { Deprecation } from './deprecation.ts';
 export type * from './types.ts';
+export { readLimits, byteSize } from './limits.ts';
+export type { ServiceLimits } from './limits.ts';

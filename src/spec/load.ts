@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readOperations } from './operations.ts';
+import { readLimits, type ServiceLimits } from './limits.ts';
 import { readOperators } from './operators.ts';
 import { resolvePointer } from './refs.ts';
 import type { CareSpec, Environment } from './types.ts';
@@ -32,6 +33,7 @@ export function specFromDocument(document: any): CareSpec {
   const operators = readOperators(document);
   const operations = readOperations(document);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
+  let limits: ServiceLimits | undefined;
   return {
     document,
     operators,
@@ -43,6 +45,11 @@ export function specFromDocument(document: any): CareSpec {
     },
     resolve(ref: string) {
       return resolvePointer(document, ref);
+    },
+    // read when first asked: a document without x-care-limits (a test's fragment) serves everything else
+    get limits() {
+      limits ??= readLimits(document);
+      return limits;
     },
   };
 }

@@ -66,4 +66,6 @@ export interface CareSpec {
   operation(operationId: string): OperationSpec;
   /** Resolve a local `$ref` string (`#/components/schemas/Case`). */
   resolve(ref: string): any;
+  /** The service-wide limits of the root `x-care-limits` (D-100); throws when the document declares none. */
+  readonly limits: import('./limits.ts').ServiceLimits;
 }

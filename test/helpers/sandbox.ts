@@ -61,7 +61,8 @@ export function responseProblems(op: OperationSpec, env: Environment, answer: An
   const envValue = answer.headers.get('x-careapi-env');
   if (envValue !== (env === 'production' ? 'Production' : 'Sandbox')) problems.push(`X-CareAPI-Env is ${envValue}`);
   for (const header of declared.headers) {
-    if (['content-disposition', 'content-length', 'www-authenticate', 'retry-after'].includes(header.toLowerCase())) continue;
+    // RateLimit and RateLimit-Policy come only from a sandbox started with --rate-limit (D-102)
+    if (['content-disposition', 'content-length', 'www-authenticate', 'retry-after', 'ratelimit', 'ratelimit-policy'].includes(header.toLowerCase())) continue;
     if (!answer.headers.has(header)) problems.push(`header ${header} missing on ${answer.status}`);
   }
   if (declared.schema) {

@@ -9,6 +9,7 @@ import { filterChecks } from './filters.ts';
 import { hardeningDomainChecks } from './hardening-domain.ts';
 import { hardeningHttpChecks } from './hardening-http.ts';
 import { hostileChecks } from './hostile.ts';
+import { limitsChecks } from './limits.ts';
 import { naiveDatetimeChecks } from './naive-datetime.ts';
 import { observableChecks } from './observable.ts';
 import { operationsChecks } from './operations.ts';
@@ -38,5 +39,6 @@ export const ALL_CHECKS: Check[] = [
   ...hardeningHttpChecks,
   ...hardeningDomainChecks,
   ...hostileChecks,
+  ...limitsChecks,
   // Grouped by area in the order of AREAS (a stable sort keeps each area's own order).
 ].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));

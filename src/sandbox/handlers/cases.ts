@@ -113,7 +113,7 @@ export const caseHandlers: Record<string, Handler> = {
 
   async uploadCaseAttachment(ctx) {
     pathCase(ctx);
-    const file = await readUpload(ctx.req);
+    const file = await readUpload(ctx.req, ctx.svc.spec);
     return ctx.svc.store.transaction(() => {
       const caseStored = pathCase(ctx); // as it is now, after the upload arrived (D-86)
       const record = addAttachment(ctx.svc, ctx.env, caseStored, file, ctx.account.id);

@@ -3,6 +3,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { byteSize, type ServiceLimits } from '../../spec/index.ts';
 import type { Environment } from '../../spec/types.ts';
 import { ApiError, envHeader, errorBody, newRequestId, statusTitle } from './envelope.ts';
 import type { Problem } from './envelope.ts';
@@ -36,10 +37,15 @@ function environmentOfRaw(rawPacket: Buffer | undefined): Environment {
   return environmentOf(path.split('?')[0]) ?? DEFAULT_ENVIRONMENT;
 }
 
-function statusAndProblem(error: ParserError): [number, Problem] {
+/** The 431 of a request head over `requestHeadBytes` of x-care-limits (D-70, D-100). */
+export function headTooLarge(limits: ServiceLimits): ApiError {
+  return new ApiError(431, { detail: `header: the request line and headers are too large (at most ${byteSize(limits.requestHeadBytes)} together)`, code: 'header_too_large' });
+}
+
+function statusAndProblem(error: ParserError, limits: ServiceLimits): [number, Problem] {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, { detail: 'header: the request line and headers are too large (at most 16 KiB together)', code: 'header_too_large' }];
+      return [431, headTooLarge(limits).problems[0]];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, { detail: 'request: not received completely in time', code: 'request_timeout' }];
     default:
@@ -47,13 +53,16 @@ function statusAndProblem(error: ParserError): [number, Problem] {
   }
 }
 
-/** Listener for the http server's `clientError` event: one raw HTTP/1.1 answer, then the connection is closed. */
-export function answerClientError(error: ParserError, socket: Duplex): void {
+/**
+ * Listener for the http server's `clientError` event: one raw HTTP/1.1 answer, then the connection is closed. The
+ * limits name the request-head size of x-care-limits in a 431 (D-100).
+ */
+export function answerClientError(error: ParserError, socket: Duplex, limits: ServiceLimits): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
-  const [status, problem] = statusAndProblem(error);
+  const [status, problem] = statusAndProblem(error, limits);
   const apiError = new ApiError(status, problem);
   const body = JSON.stringify(errorBody(newRequestId(), apiError));
   socket.end(

@@ -15,6 +15,7 @@ const TITLES: Record<number, string> = {
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** The reason phrase of a status, as `title` of its error objects. */
@@ -37,6 +38,11 @@ export class ApiError extends Error {
     this.problems = list;
     this.headers = headers;
   }
+}
+
+/** The error with its first `most` problems: an answer holds at most the error objects the description allows (D-101). */
+export function atMostProblems(error: ApiError, most: number): ApiError {
+  return error.problems.length <= most ? error : new ApiError(error.status, error.problems.slice(0, most), error.headers);
 }
 
 export const badRequest = (detail: string, code: string) => new ApiError(400, { detail, code });

@@ -3,21 +3,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAuthError } from '../auth.ts';
 import type { Auth } from '../auth.ts';
+import { readBody } from '../../edge/body.ts';
+import type { ServiceLimits } from '../../spec/index.ts';
 import { readJson } from './body.ts';
 import { ApiError, sendJson } from './envelope.ts';
 
-const FORM_LIMIT = 64 * 1024;
-
-/** A form body's parameters; each at most once (RFC 6749 section 3.2: "MUST NOT be included more than once"). */
-async function readForm(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size <= FORM_LIMIT) chunks.push(chunk);
-  }
+/**
+ * A form body's parameters; each at most once (RFC 6749 section 3.2: "MUST NOT be included more than once"). A body
+ * over the form limit of x-care-limits is refused, read to its end up to the drain cap (D-100).
+ */
+async function readForm(req: IncomingMessage, limits: ServiceLimits): Promise<Record<string, unknown>> {
+  const limit = limits.bodyBytes['application/x-www-form-urlencoded'];
+  const bytes = await readBody(req, limit);
+  if (bytes === 'too-large') throw new OAuthError(400, 'invalid_request', `the body is larger than ${limit} bytes`);
   const form: Record<string, unknown> = {};
-  for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
+  for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {
     if (Object.hasOwn(form, name)) throw new OAuthError(400, 'invalid_request', `parameter ${name} is given more than once`);
     Object.defineProperty(form, name, { value, enumerable: true, writable: true, configurable: true });
   }
@@ -38,20 +38,20 @@ function basicCredentials(header: string | undefined): { client_id: string; clie
   }
 }
 
-export async function handleToken(auth: Auth, req: IncomingMessage, res: ServerResponse, log: (line: string) => void): Promise<void> {
+export async function handleToken(auth: Auth, limits: ServiceLimits, req: IncomingMessage, res: ServerResponse, log: (line: string) => void): Promise<void> {
   const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
   try {
     if (req.method !== 'POST') throw new OAuthError(405, 'invalid_request', 'use POST');
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     let form: Record<string, unknown>;
     if (type === 'application/json') {
-      const json = await readJson(req).catch((error) => {
+      const json = await readJson(req, limits).catch((error) => {
         if (error instanceof ApiError) throw new OAuthError(400, 'invalid_request', error.problems.map((p) => p.detail).join('; '));
         throw error;
       });
       form = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
     } else {
-      form = await readForm(req);
+      form = await readForm(req, limits);
     }
     // HTTP Basic client authentication is the other way RFC 6749 allows to send the client credentials.
     const basic = basicCredentials(req.headers.authorization);
