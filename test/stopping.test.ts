@@ -85,6 +85,15 @@ async function gone(pids: number[]): Promise<number[]> {
   return pids.filter(running);
 }
 
+/** Signals the npm process as a CI script does, then checks it ended cleanly and left nothing behind. */
+async function signalAndCheckStopped(run: Launched, signal: NodeJS.Signals, processes: { pid: number }[], open: number[], folders: string[]): Promise<void> {
+  process.kill(run.pid, signal);
+  expect(await run.exited).toBe(0);
+  expect(await gone(processes.map((p) => p.pid))).toEqual([]);
+  for (const port of open) expect(await accepts(port), `port ${port}`).toBe(false);
+  for (const folder of folders) expect(existsSync(folder), folder).toBe(false);
+}
+
 const ports = (text: string) => [...text.matchAll(/http:\/\/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1]));
 const snapshotFolders = (processes: { command: string }[]) =>
   processes.flatMap((p) => [...p.command.matchAll(/(\S*care-mock-[^/\s]+)\//g)].map((m) => m[1]));
@@ -101,11 +110,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s to the npm process', (signal) 
     const open = [...new Set(ports(run.output()))];
     expect(open.length).toBeGreaterThanOrEqual(3);
 
-    process.kill(run.pid, signal);
-    expect(await run.exited).toBe(0);
-    expect(await gone(processes.map((p) => p.pid))).toEqual([]);
-    for (const port of open) expect(await accepts(port), `port ${port}`).toBe(false);
-    for (const folder of folders) expect(existsSync(folder), folder).toBe(false);
+    await signalAndCheckStopped(run, signal, processes, open, folders);
   }, 120_000);
 
   it('of npm run mock stops both mocks, frees their ports and removes the temporary folders', async () => {
@@ -118,10 +123,6 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s to the npm process', (signal) 
     const open = [...new Set(ports(run.output()))];
     expect(open).toHaveLength(4); // two fronts, two Prisms
 
-    process.kill(run.pid, signal);
-    expect(await run.exited).toBe(0);
-    expect(await gone(processes.map((p) => p.pid))).toEqual([]);
-    for (const port of open) expect(await accepts(port), `port ${port}`).toBe(false);
-    for (const folder of folders) expect(existsSync(folder), folder).toBe(false);
+    await signalAndCheckStopped(run, signal, processes, open, folders);
   }, 120_000);
 });
