@@ -146,44 +146,65 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
       return;
     }
     let found: UploadedFile | undefined;
+    let claimed = false; // the first `file` part is taken when it begins: a second one, even in the same chunk, is not (D-93)
+    let fileEnded = false;
     let tooLarge = false;
     let tooMany = false;
     let broken = false;
+    let stopped = false;
+    /** The answer, once the parsing is over (finish, or the parts limit) and the taken part has ended. */
+    const decide = () => {
+      if (broken || (claimed && !fileEnded)) return;
+      if (tooLarge) reject(new ApiError(413, { detail: `body.file: larger than ${FILE_LIMIT} bytes`, code: 'payload_too_large' }));
+      else if (found) resolve(found);
+      else if (tooMany) reject(badRequest(`body: more than ${MAX_PARTS} parts; the part \`file\` must be among the first ${MAX_PARTS}`, 'value_error'));
+      else reject(badRequest('body.file: Field required', 'missing'));
+    };
     parser.on('file', (name, stream, filename, _encoding, mimeType) => {
       // a body that ends inside this part fails the part too: the parser's own 'error' below answers it
       stream.on('error', () => undefined);
-      if (name !== 'file' || found || tooLarge) {
+      if (name !== 'file' || claimed || stopped) {
         stream.resume();
         return;
       }
+      claimed = true;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
         tooLarge = true;
       });
       stream.on('end', () => {
-        if (tooLarge) return;
+        fileEnded = true;
         // D-66: a part without filename= is named `file`; busboy's default type is text/plain (RFC 7578)
-        found = {
-          fileName: [...(filename ?? 'file')].slice(0, NAME_LIMIT).join('') || 'file',
-          contentType: concreteType(mimeType),
-          bytes: Buffer.concat(chunks),
-        };
+        if (!tooLarge) {
+          found = {
+            fileName: [...(filename ?? 'file')].slice(0, NAME_LIMIT).join('') || 'file',
+            contentType: concreteType(mimeType),
+            bytes: Buffer.concat(chunks),
+          };
+        }
+        if (stopped) decide();
       });
     });
     parser.on('partsLimit', () => {
+      // D-114: nothing after the limit is parsed (millions of tiny parts cost seconds of CPU even when dropped);
+      // the rest is read and dropped unparsed, and the answer does not wait for it.
+      if (stopped) return;
+      stopped = true;
       tooMany = true;
+      req.unpipe(parser);
+      void readAll(req, 0).catch(() => undefined);
+      decide();
     });
     parser.on('error', () => {
+      if (stopped) return;
       broken = true; // 'finish' may follow: the body is still refused
       readAll(req, 0).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
     });
     parser.on('finish', () => {
-      if (broken) return;
-      if (tooLarge) reject(new ApiError(413, { detail: `body.file: larger than ${FILE_LIMIT} bytes`, code: 'payload_too_large' }));
-      else if (found) resolve(found);
-      else if (tooMany) reject(badRequest(`body: more than ${MAX_PARTS} parts; the part \`file\` must be among the first ${MAX_PARTS}`, 'value_error'));
-      else reject(badRequest('body.file: Field required', 'missing'));
+      if (stopped) return;
+      stopped = true;
+      decide();
     });
     req.pipe(parser);
   });

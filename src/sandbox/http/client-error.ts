@@ -47,6 +47,21 @@ function statusAndProblem(error: ParserError): [number, Problem] {
   }
 }
 
+/** One raw HTTP/1.1 error answer in the envelope, then the connection is closed (also CONNECT's, D-114). */
+export function writeRawError(socket: Duplex, apiError: ApiError, env: Environment, extra = ''): void {
+  const body = JSON.stringify(errorBody(newRequestId(), apiError));
+  socket.end(
+    `HTTP/1.1 ${apiError.status} ${statusTitle(apiError.status)}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-CareAPI-Env: ${envHeader(env)}\r\n` +
+      'X-Content-Type-Options: nosniff\r\n' +
+      extra +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
 /** Listener for the http server's `clientError` event: one raw HTTP/1.1 answer, then the connection is closed. */
 export function answerClientError(error: ParserError, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -54,14 +69,5 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
     return;
   }
   const [status, problem] = statusAndProblem(error);
-  const apiError = new ApiError(status, problem);
-  const body = JSON.stringify(errorBody(newRequestId(), apiError));
-  socket.end(
-    `HTTP/1.1 ${status} ${statusTitle(status)}\r\n` +
-      'Content-Type: application/json\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-CareAPI-Env: ${envHeader(environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket)))}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+  writeRawError(socket, new ApiError(status, problem), environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket)));
 }
