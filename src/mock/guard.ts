@@ -17,6 +17,18 @@ const refuse = (status: number, detail: string, code: string, headers?: Record<s
 });
 
 /** The service's limits (D-10): JSON bodies 1 MiB, uploads 10 MiB of content (plus the multipart framing). */
+/** Two or more `Host` lines: 400, as RFC 9112 section 3.2 requires and the sandbox answers (D-114). */
+export function checkHostLines(req: IncomingMessage): Refusal | undefined {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'host') count++;
+  return count > 1 ? refuse(400, `header.Host: sent ${count} times; a request names one host (RFC 9112 section 3.2)`, 'duplicate_host') : undefined;
+}
+
+/** An `Expect` other than 100-continue (Node would answer a bare 417): 417 in the envelope (D-114). */
+export function expectationFailed(req: IncomingMessage): Refusal {
+  return refuse(417, `header.Expect: only 100-continue is supported, got ${JSON.stringify(String(req.headers.expect).slice(0, 100))}`, 'expectation_failed', { Connection: 'close' });
+}
+
 export const JSON_LIMIT = 1024 * 1024;
 export const UPLOAD_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
 /** Read and dropped beyond a limit, so the client gets the 413 rather than a reset; past this the socket is cut. */

@@ -191,6 +191,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   /** One request, routed by its path; throws only for what the guard below turns into an answer. */
   function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> | void {
     const target = parseTarget(req.url);
+    setSecurityHeaders(res, target?.pathname ?? ''); // nosniff on every answer, a CSP on all but the docs (D-114)
     if (!target) {
       req.resume();
       return sendError(res, requestId, new ApiError(400, { detail: `request: the request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path`, code: 'invalid_target' }));
@@ -199,7 +200,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const path = url.pathname;
     const env = environmentOf(path);
     // one Host naming this sandbox, and no other site's page at the demo keys or the agent API (D-111, D-112, D-114)
-    setSecurityHeaders(res, path);
     const refusal = edgeRefusal(req, path, deployment);
     if (refusal) {
       req.resume();
