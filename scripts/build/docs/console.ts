@@ -1,7 +1,8 @@
 // The docs site's API console (try it, D-92): Swagger UI's standalone bundle beside the page, the description from
 // description.js (shared with the reference page, so it works from file:// too). Served by the sandbox, the page
 // reads the demo keys from ./try-it.json, exchanges them for tokens of both environments and sends every request to
-// the sandbox it came from; opened elsewhere it shows the description and says where try-it works.
+// the sandbox it came from; opened elsewhere it shows the description and says where try-it works. A hosted sandbox
+// serves no keys (D-113): the console then asks the visitor for theirs.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -109,11 +110,36 @@ function consoleScript(): string {
       validatorUrl: null,
       requestInterceptor: function (request) {
         request.url = expandDeepObjects(request.url);
-        if (tokens) request.headers.Authorization = 'Bearer ' + (request.url.indexOf('/care/v0/sandbox') >= 0 ? tokens.sandbox : tokens.production);
+        var token = tokens && (request.url.indexOf('/care/v0/sandbox') >= 0 ? tokens.sandbox : tokens.production);
+        if (token) request.headers.Authorization = 'Bearer ' + token;
         return request;
       },
       onComplete: function () { document.body.setAttribute('data-console', 'ready'); },
     });
+  }
+  function escapeText(text) {
+    return String(text).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
+  }
+  /** A hosted sandbox serves no demo keys (D-113): the visitor enters the key they were given, per environment. */
+  function askForKey(origin, why) {
+    var tokens = { sandbox: null, production: null };
+    say('<form id="care-key">' + escapeText(why) + ' <label>Environment <select name="audience"><option value="sandbox">sandbox</option><option value="production">production</option></select></label> ' +
+      '<label>Key id <input name="keyId" autocomplete="off" required></label> <label>Secret <input name="secret" type="password" autocomplete="off" required></label> ' +
+      '<button type="submit">Use this key</button> <span id="care-key-status"></span></form>', 'ask');
+    document.getElementById('care-key').addEventListener('submit', function (event) {
+      event.preventDefault();
+      var form = event.target;
+      var audience = form.elements.audience.value;
+      var note = document.getElementById('care-key-status');
+      exchange(origin, { keyId: form.elements.keyId.value, secret: form.elements.secret.value }, audience).then(function (token) {
+        tokens[audience] = token;
+        note.textContent = 'Requests to the ' + audience + ' server now use this key.';
+        status.setAttribute('data-state', 'ready');
+      }, function (error) {
+        note.textContent = 'That key was refused (' + error.message + ').';
+      });
+    });
+    start(localServers(origin), tokens);
   }
   if (!servedBySandbox()) {
     say('Try it works when the local sandbox serves these docs: run <code>npm start</code> (or <code>npx care-sandbox</code>) and open <code>http://localhost:4020/docs/console.html</code>. Here the console only shows the description.', 'offline');
@@ -125,6 +151,7 @@ function consoleScript(): string {
     return response.json();
   }).then(function (config) {
     var origin = location.origin;
+    if (!config.sandbox || !config.production) return askForKey(origin, config.ask || 'Enter an API key.');
     return Promise.all([exchange(origin, config.sandbox, 'sandbox'), exchange(origin, config.production, 'production')]).then(function (tokens) {
       say('Try it: requests go to the sandbox at <code>' + origin + '</code>, authorised with its demo keys (' + config.sandbox.name + '): pick the server (sandbox or production) above the operations.', 'ready');
       start(localServers(origin), { sandbox: tokens[0], production: tokens[1] });
@@ -151,6 +178,7 @@ export function consolePage(title: string): string {
   body { margin: 0; font-family: sans-serif; }
   #care-try-it { margin: 0; padding: 12px 20px; background: #f4f6f8; border-bottom: 1px solid #d8dde3; font-size: 14px; }
   #care-try-it[data-state="offline"] { background: #fff7e0; }
+  #care-try-it label { margin-right: 0.5em; }
   #care-try-it a { margin-right: 1em; }
 </style>
 </head>
