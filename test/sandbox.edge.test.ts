@@ -57,7 +57,7 @@ describe('the demo keys and the agent API are not for other sites; the API keeps
   it('refuses another origin, a cross-site or same-site fetch, with no CORS header; serves the same origin', async () => {
     const origin = h.origin;
     for (const path of ['/docs/try-it.json', '/_agent']) {
-      for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'http://localhost:1' }]) {
+      for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'http://localhost:1' }] as Array<Record<string, string>>) {
         const answer = await fetch(origin + path, { headers });
         expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
         expect(answer.headers.get('access-control-allow-origin')).toBeNull();
@@ -66,7 +66,7 @@ describe('the demo keys and the agent API are not for other sites; the API keeps
       const preflight = await fetch(origin + path, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } });
       expect(preflight.status).toBe(403);
       expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
-      for (const headers of [{ origin }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}]) {
+      for (const headers of [{ origin }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}] as Array<Record<string, string>>) {
         const answer = await fetch(origin + path, { headers });
         expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(200);
         expect(answer.headers.get('access-control-allow-origin')).toBeNull();

@@ -73,7 +73,8 @@ function consoleScript(): string {
   }
   function exchange(origin, key, audience) {
     var form = new URLSearchParams({ grant_type: 'client_credentials', client_id: key.keyId, client_secret: key.secret, audience: audience });
-    return fetch(origin + '/auth/v2/oauth/token', { method: 'POST', body: form }).then(function (response) {
+    // credentials omitted: a refused key answers 401 with a Basic challenge, which must not open the browser's login prompt
+    return fetch(origin + '/auth/v2/oauth/token', { method: 'POST', body: form, credentials: 'omit' }).then(function (response) {
       if (!response.ok) throw new Error('token exchange for ' + audience + ' answered ' + response.status);
       return response.json();
     }).then(function (body) { return body.access_token; });
@@ -123,15 +124,16 @@ function consoleScript(): string {
   /** A hosted sandbox serves no demo keys (D-113): the visitor enters the key they were given, per environment. */
   function askForKey(origin, why) {
     var tokens = { sandbox: null, production: null };
-    say('<form id="care-key">' + escapeText(why) + ' <label>Environment <select name="audience"><option value="sandbox">sandbox</option><option value="production">production</option></select></label> ' +
-      '<label>Key id <input name="keyId" autocomplete="off" required></label> <label>Secret <input name="secret" type="password" autocomplete="off" required></label> ' +
-      '<button type="submit">Use this key</button> <span id="care-key-status"></span></form>', 'ask');
-    document.getElementById('care-key').addEventListener('submit', function (event) {
-      event.preventDefault();
-      var form = event.target;
-      var audience = form.elements.audience.value;
+    // no <form>: the docs' Content-Security-Policy allows no form submission (form-action 'none', D-115)
+    say('<span id="care-key">' + escapeText(why) + ' <label>Environment <select name="audience"><option value="sandbox">sandbox</option><option value="production">production</option></select></label> ' +
+      '<label>Key id <input name="keyId" autocomplete="off"></label> <label>Secret <input name="secret" type="password" autocomplete="off"></label> ' +
+      '<button type="button" id="care-key-use">Use this key</button> <span id="care-key-status"></span></span>', 'ask');
+    var fields = document.getElementById('care-key');
+    function field(name) { return fields.querySelector('[name="' + name + '"]').value; }
+    document.getElementById('care-key-use').addEventListener('click', function () {
+      var audience = field('audience');
       var note = document.getElementById('care-key-status');
-      exchange(origin, { keyId: form.elements.keyId.value, secret: form.elements.secret.value }, audience).then(function (token) {
+      exchange(origin, { keyId: field('keyId'), secret: field('secret') }, audience).then(function (token) {
         tokens[audience] = token;
         note.textContent = 'Requests to the ' + audience + ' server now use this key.';
         status.setAttribute('data-state', 'ready');
