@@ -88,6 +88,9 @@ describe('a hosted sandbox (public URL declared, bound to 127.0.0.1 for the test
       const text = await answer.text();
       expect(JSON.parse(text)).toEqual({ sandbox: null, production: null, ask: expect.stringMatching(/enter the API key/) });
       for (const env of ['sandbox', 'production'] as Environment[]) expect(text).not.toContain(sandbox.demo[env].customer.apiKeySecret);
+      // the console's own origin behind a proxy that rewrote Host is still this sandbox; another origin is not
+      expect((await fetch(`${sandbox.url}/docs/try-it.json`, { headers: { origin: PUBLIC_URL } })).status).toBe(200);
+      expect((await fetch(`${sandbox.url}/docs/try-it.json`, { headers: { origin: 'https://partner.example' } })).status).toBe(403);
       expect((await fetch(`${sandbox.url}/_agent`)).status).toBe(401);
       expect((await fetch(`${sandbox.url}/_agent`, { headers: { authorization: 'Bearer agent-secret' } })).status).toBe(200);
     } finally {

@@ -48,14 +48,18 @@ function isCorsPath(path: string, env: Environment | null): boolean {
   return env !== null || path === '/auth/v2/oauth/token' || path === '/openapi' || path.startsWith('/openapi/');
 }
 
-/** Why a request made by a page of another site is refused, from what browsers add to it; undefined when it is not. */
-function crossSite(req: IncomingMessage): string | undefined {
+/**
+ * Why a request made by a page of another site is refused, from what browsers add to it; undefined when it is not.
+ * The page's origin is this sandbox when it names the request's Host, or the public URL (a proxy may rewrite Host).
+ */
+function crossSite(req: IncomingMessage, publicUrl: string | undefined): string | undefined {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
   if (!URL.canParse(origin)) return `Origin: ${origin.slice(0, 100)}`;
-  return new URL(origin).host === String(req.headers.host ?? '').toLowerCase() ? undefined : `Origin: ${origin.slice(0, 100)}`;
+  const url = new URL(origin);
+  return url.host === String(req.headers.host ?? '').toLowerCase() || url.origin === publicUrl ? undefined : `Origin: ${origin.slice(0, 100)}`;
 }
 
 /** The refusal a request gets at the edge, or undefined to route it. */
@@ -75,7 +79,7 @@ export function edgeRefusal(req: IncomingMessage, path: string, deployment: Depl
     }
   }
   if (isSecretPath(path)) {
-    const why = crossSite(req);
+    const why = crossSite(req, deployment.publicUrl);
     if (why) return new ApiError(403, { detail: `request: ${path.startsWith('/_agent') ? 'the agent API' : 'the demo keys'} answer pages of this sandbox only, not another site (${why})`, code: 'cross_site' });
   }
   return undefined;
