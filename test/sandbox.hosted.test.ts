@@ -27,6 +27,8 @@ describe('loopback or hosted (D-113)', () => {
       expect(resolveDeployment({ host, agentToken: 't' }), host).toMatchObject({ hosted: true, serveDemoKeys: false, guardSandboxDeliveries: true, limits: HOSTED_LIMITS });
     }
     expect(resolveDeployment({ publicUrl: PUBLIC_URL, agentToken: 't' })).toMatchObject({ hosted: true, publicHosts: ['sandbox.partner.example'] });
+    expect(resolveDeployment({ host: 'My-Laptop.lan', agentToken: 't' }).publicHosts).toEqual(['my-laptop.lan']);
+    expect(resolveDeployment({ host: '0.0.0.0', agentToken: 't' }).publicHosts).toEqual([]);
     expect(resolveDeployment({ host: '0.0.0.0', agentToken: 't', serveDemoKeys: true, allowPrivateWebhooks: true })).toMatchObject({ serveDemoKeys: true, guardSandboxDeliveries: false });
     expect(() => resolveDeployment({ publicUrl: 'ftp://x' })).toThrow(/--public-url wants an http or https URL/);
   });

@@ -22,7 +22,8 @@ export interface Deployment {
   hosted: boolean;
   /** Why the sandbox is hosted, for the start banner and errors ('' when loopback). */
   reason: string;
-  /** Host names (lower case, no port) accepted in `Host` besides loopback names and IP addresses. */
+  /** Host names (lower case, no port) accepted in `Host` besides loopback names and IP addresses: the public URL's, and
+   * the bound interface's when it is a name. */
   publicHosts: string[];
   publicUrl?: string;
   serveDemoKeys: boolean;
@@ -70,7 +71,11 @@ export function resolveDeployment(options: DeploymentOptions): Deployment {
   return {
     hosted,
     reason,
-    publicHosts: publicUrl ? [publicUrl.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1')] : [],
+    // the public URL's host, and the bound interface when it is a name (visitors then use that name)
+    publicHosts: [
+      ...(publicUrl ? [publicUrl.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1')] : []),
+      ...(hosted && isIP(host.replace(/^\[(.*)\]$/, '$1')) === 0 ? [host.toLowerCase().replace(/\.$/, '')] : []),
+    ],
     publicUrl: publicUrl?.origin,
     serveDemoKeys: !hosted || options.serveDemoKeys === true,
     guardSandboxDeliveries: hosted && !options.allowPrivateWebhooks,
