@@ -13,7 +13,7 @@ const HELP = `care-sandbox: the reference implementation of the Care API, statef
 Options:
   --port N                 port (default 4020; 0 picks a free one)
   --host H                 interface (default 127.0.0.1). Any address that is not loopback (0.0.0.0, a LAN
-                           address) makes the sandbox hosted: see --agent-token and docs/security.md
+                           address) makes the sandbox hosted: see --agent-token and the README of @care-api/sandbox
   --public-url URL         the URL partners reach a hosted sandbox at (behind a proxy, say); its host is accepted
                            in Host, and declaring it makes the sandbox hosted
   --serve-demo-keys        a hosted sandbox serves the demo keys to every visitor of its console (default: it

@@ -63,7 +63,7 @@ export function resolveDeployment(options: DeploymentOptions): Deployment {
   const reason = reasons.join('; ');
   if (hosted && !options.agentToken) {
     throw new DeploymentRefused(
-      `hosted (${reason}): the agent API acts as the service desk for every account, so a hosted sandbox requires --agent-token T (docs/security.md)`,
+      `hosted (${reason}): the agent API acts as the service desk for every account, so a hosted sandbox requires --agent-token T (see the README of @care-api/sandbox)`,
     );
   }
   const maxConnections = options.maxConnections ?? HOSTED_LIMITS.maxConnections;
@@ -87,14 +87,14 @@ export function resolveDeployment(options: DeploymentOptions): Deployment {
 export function exposureLines(deployment: Deployment, options: { agentToken?: string; allowPrivateWebhooks?: boolean; loopbackOnly?: boolean }): string[] {
   const lines: string[] = [];
   if (deployment.hosted) {
-    lines.push(`HOSTED (${deployment.reason}): reachable by others; see docs/security.md`);
+    lines.push(`HOSTED (${deployment.reason}): reachable by others (see the README of @care-api/sandbox)`);
     lines.push(`  Host accepted     loopback names, IP addresses${deployment.publicHosts.length ? `, ${deployment.publicHosts.join(', ')}` : ''}`);
     lines.push(`  demo keys         ${deployment.serveDemoKeys ? 'SERVED to every visitor at /docs/try-it.json (--serve-demo-keys)' : 'not served (the console asks visitors for a key)'}`);
     lines.push('  agent API         requires the agent token');
     const limits = deployment.limits!;
     lines.push(`  limits            ${limits.maxConnections} connections, ${limits.requestTimeoutMs / 1000} s per request, idle connections closed after ${limits.idleTimeoutMs / 1000} s`);
   } else {
-    lines.push('loopback: this machine only; pages of other sites cannot read the demo keys nor call the agent API (docs/security.md)');
+    lines.push('loopback: this machine only; pages of other sites cannot read the demo keys nor call the agent API');
     lines.push(`  agent API         ${options.agentToken ? 'requires the agent token' : 'open to local programs (--agent-token T to require one)'}`);
   }
   const deliveries = options.loopbackOnly
