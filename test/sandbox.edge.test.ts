@@ -143,6 +143,20 @@ describe('uploads (D-93, D-114)', () => {
     expect(download.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('serves an attachment of type text/html or image/svg+xml as that type, but nothing in it can run', async () => {
+    const { id } = await customerCase(h);
+    for (const [type, content] of [['text/html', '<script>alert(1)</script>'], ['image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>']]) {
+      const body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="page"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`;
+      const created = await h.call('sandbox', 'customer', 'POST', `/cases/${id}/attachments`, new Uint8Array(Buffer.from(body)), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+      expect(created.status, created.text).toBe(201);
+      const download = await h.call('sandbox', 'customer', 'GET', `/cases/${id}/attachments/${created.json.data.id}/download`);
+      expect(download.headers.get('content-type')).toBe(type);
+      expect(download.headers.get('content-disposition')).toMatch(/^attachment;/);
+      expect(download.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(download.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
+    }
+  });
+
   it('answers a body of millions of boundary lines at the parts limit, before the rest of it is even sent', async () => {
     const { id } = await customerCase(h);
     const line = `--${BOUNDARY}\r\n`;
