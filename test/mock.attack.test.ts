@@ -165,6 +165,8 @@ function rawCorpus(): Array<{ what: string; bytes: Buffer; head?: boolean }> {
     { what: 'HTTP/0.9 style', bytes: Buffer.from('GET /cases\r\n\r\n') },
     { what: 'unknown method', bytes: request('FOO /cases HTTP/1.1') },
     { what: 'CONNECT', bytes: request('CONNECT 127.0.0.1:9 HTTP/1.1') },
+    { what: 'an Expect other than 100-continue (417)', bytes: request('POST /cases HTTP/1.1', ['Expect: foo', ...json('{}')], '{}') },
+    { what: 'two Host lines (400)', bytes: request('GET /cases HTTP/1.1', ['Host: other.example']) },
     { what: 'HEAD', bytes: request('HEAD /cases HTTP/1.1'), head: true },
     { what: 'HEAD malformed path', bytes: request('HEAD /cases/%zz HTTP/1.1'), head: true },
     { what: 'TRACE', bytes: request('TRACE /cases HTTP/1.1') },
@@ -270,6 +272,10 @@ describe('the mocks under attack, as npm start runs them', () => {
     corpusSize += outcomes.length;
     for (const o of outcomes) counts[o.status] = (counts[o.status] ?? 0) + 1;
     expect(judge(environment, outcomes)).toEqual([]);
+    // D-114: the edge answers the mocks share with the sandbox, each with its own status
+    for (const [what, status] of [['an Expect other than 100-continue (417)', 417], ['two Host lines (400)', 400]] as const) {
+      expect(fromSockets.find((o) => o.what === what)?.status, what).toBe(status);
+    }
     // the corpus reaches success and the refusals the front answers itself
     for (const status of [200, 400, 401, 404, 405, 413, 415, 431]) expect(outcomes.some((o) => o.status === status), `status ${status}`).toBe(true);
   }, 240_000);

@@ -1,7 +1,8 @@
 // Issue 34, a hard shell: the sandbox process as a scanner or a broken client meets it, over raw sockets. A corpus of
 // malformed request lines and targets, bad escapes under every listener (API, token service, agent API, docs,
 // bundles), a missing Host, header floods, deep and hostile JSON into every JSON write operation the description
-// declares, and multipart edge cases. Afterwards the process is still up; no answer was a 5xx; every answer under an
+// declares, multipart edge cases, and the edge of issue 47 (Expect, CONNECT, a rebinding Host, the demo keys and the
+// agent API asked by another site). Every answer carries nosniff. Afterwards the process is still up; no answer was a 5xx; every answer under an
 // API base path is in the error or success envelope with that environment's X-CareAPI-Env (D-70, D-87, D-89).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -59,10 +60,10 @@ interface Probe {
   env: Environment | null;
 }
 
-const get = (target: string, extra = '') => `GET ${target} HTTP/1.1\r\nHost: a\r\n${extra}\r\n`;
+const get = (target: string, extra = '') => `GET ${target} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 const withBody = (method: string, target: string, type: string, body: string | Buffer, extra = '') => {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  return Buffer.concat([Buffer.from(`${method} ${target} HTTP/1.1\r\nHost: a\r\n${extra}Content-Type: ${type}\r\nContent-Length: ${bytes.length}\r\n\r\n`, 'latin1'), bytes]);
+  return Buffer.concat([Buffer.from(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${extra}Content-Type: ${type}\r\nContent-Length: ${bytes.length}\r\n\r\n`, 'latin1'), bytes]);
 };
 
 /** Request lines and targets that are not what HTTP servers expect. */
@@ -71,25 +72,33 @@ function malformedTargets(): Probe[] {
   const targets = ['http://[/', '//[/x', 'http://a:b@[::1/', '*', '?', 'http://sandbox.invalid:99999/care/v0/cases', '//evil.example/care/v0/cases', '/%', '/%zz', '/%C3%28', '/%00', '/care/v0/%zz', '/care/v0/sandbox/%ED%A0%80'];
   for (const target of targets) probes.push({ name: `target ${target}`, bytes: get(target), env: null });
   for (const method of ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'M-SEARCH']) {
-    probes.push({ name: `${method} with bad escapes`, bytes: `${method} /care/v0/sandbox/cases/%zz?filter%zz=%E0 HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n`, env: 'sandbox' });
+    probes.push({ name: `${method} with bad escapes`, bytes: `${method} /care/v0/sandbox/cases/%zz?filter%zz=%E0 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n`, env: 'sandbox' });
   }
   // a bad escape under every listener's prefix, in the path and in the query
   for (const prefix of ['/docs/', '/openapi/', '/_agent/', '/_agent/sandbox/cases/', '/_agent/production/events/', '/auth/v2/oauth/token', BASES.production + '/', BASES.sandbox + '/cases/']) {
     probes.push({ name: `escape under ${prefix}`, bytes: get(`${prefix}%zz`), env: envOfPath(prefix) });
     probes.push({ name: `query escape under ${prefix}`, bytes: get(`${prefix}?a=%zz&%=%E2%82`), env: envOfPath(prefix) });
-    probes.push({ name: `raw NUL and 0xFF under ${prefix}`, bytes: Buffer.from(`GET ${prefix}a\u00ffb HTTP/1.1\r\nHost: a\r\n\r\n`, 'latin1'), env: null });
+    probes.push({ name: `raw NUL and 0xFF under ${prefix}`, bytes: Buffer.from(`GET ${prefix}a\u00ffb HTTP/1.1\r\nHost: localhost\r\n\r\n`, 'latin1'), env: null });
   }
   probes.push({ name: 'no Host (sandbox)', bytes: `GET ${BASES.sandbox}/cases HTTP/1.1\r\n\r\n`, env: 'sandbox' });
   probes.push({ name: 'no Host (production)', bytes: `GET ${BASES.production}/contracts HTTP/1.1\r\n\r\n`, env: 'production' });
   probes.push({ name: 'no Host (docs)', bytes: 'GET /docs/ HTTP/1.1\r\n\r\n', env: null });
   probes.push({ name: 'HTTP/1.0 without Host', bytes: `GET ${BASES.sandbox}/cases HTTP/1.0\r\n\r\n`, env: 'sandbox' });
-  probes.push({ name: 'two Host headers', bytes: `GET ${BASES.sandbox}/cases HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n`, env: 'sandbox' });
+  probes.push({ name: 'two Host headers', bytes: `GET ${BASES.sandbox}/cases HTTP/1.1\r\nHost: localhost\r\nHost: b\r\n\r\n`, env: 'sandbox' });
   probes.push({ name: 'garbage request line', bytes: 'HELLO\r\n\r\n', env: null });
+  // the edge of issue 47 (D-111, D-112, D-114): Node's own answers and the Host a rebinding page sends
+  probes.push({ name: 'an Expect other than 100-continue', bytes: withBody('POST', `${BASES.sandbox}/cases`, 'application/json', '{}', 'Expect: foo\r\n'), env: 'sandbox' });
+  probes.push({ name: 'CONNECT to an API path', bytes: `CONNECT ${BASES.production}/cases HTTP/1.1\r\nHost: localhost\r\n\r\n`, env: 'production' });
+  probes.push({ name: 'CONNECT authority-form', bytes: 'CONNECT 169.254.169.254:80 HTTP/1.1\r\nHost: 169.254.169.254:80\r\n\r\n', env: null });
+  probes.push({ name: 'a rebinding Host', bytes: `GET ${BASES.sandbox}/cases HTTP/1.1\r\nHost: rebind.example:4020\r\n\r\n`, env: 'sandbox' });
+  probes.push({ name: 'a Host with user info', bytes: 'GET /docs/try-it.json HTTP/1.1\r\nHost: localhost@evil.example\r\n\r\n', env: null });
+  probes.push({ name: 'the demo keys from another origin', bytes: get('/docs/try-it.json', 'Origin: http://evil.example\r\n'), env: null });
+  probes.push({ name: 'the agent API from another site', bytes: withBody('POST', '/_agent/sandbox/cases', 'text/plain', '{}', 'Sec-Fetch-Site: cross-site\r\n'), env: null });
   probes.push({ name: 'binary noise', bytes: Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 37) % 256)), env: null });
   probes.push({ name: 'header flood (3,000 headers)', bytes: get(`${BASES.sandbox}/cases`, Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n') + '\r\n'), env: 'sandbox' });
   probes.push({ name: 'one 70 kB header', bytes: get(`${BASES.production}/cases`, `X-Big: ${'a'.repeat(70_000)}\r\n`), env: 'production' });
-  probes.push({ name: 'bad chunked body', bytes: `POST ${BASES.sandbox}/cases HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, env: 'sandbox' });
-  probes.push({ name: 'Content-Length and chunked', bytes: `POST ${BASES.sandbox}/cases HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, env: 'sandbox' });
+  probes.push({ name: 'bad chunked body', bytes: `POST ${BASES.sandbox}/cases HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, env: 'sandbox' });
+  probes.push({ name: 'Content-Length and chunked', bytes: `POST ${BASES.sandbox}/cases HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, env: 'sandbox' });
   // the token endpoint as broken clients call it
   const basic = (text: string) => `Authorization: Basic ${Buffer.from(text).toString('base64')}\r\n`;
   const token = '/auth/v2/oauth/token';
@@ -156,6 +165,7 @@ function problemsOf(probe: Probe, answer: RawAnswer): string[] {
   if (answer.status === 0) return []; // the server may close on bytes that are not HTTP at all; it must stay up (below)
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+  if (answer.headers['x-content-type-options'] !== 'nosniff') problems.push('no X-Content-Type-Options: nosniff (D-114)');
   if (probe.env) {
     const expected = probe.env === 'production' ? 'Production' : 'Sandbox';
     if (answer.headers['x-careapi-env'] !== expected) problems.push(`X-CareAPI-Env ${answer.headers['x-careapi-env']}, expected ${expected}`);
@@ -236,7 +246,7 @@ describe('what the corpus found, one by one', () => {
 
   it('a 408 for a sandbox request says Sandbox', async () => {
     // the request line and one header, then nothing: the server's request timeout (400 ms here) answers
-    const answer = await raw(`GET ${BASES.sandbox}/cases HTTP/1.1\r\nHost: a\r\n`);
+    const answer = await raw(`GET ${BASES.sandbox}/cases HTTP/1.1\r\nHost: localhost\r\n`);
     expect(answer.status).toBe(408);
     expect(answer.headers['x-careapi-env']).toBe('Sandbox');
   });

@@ -118,10 +118,10 @@ describe("Node's own errors carry the envelope and X-CareAPI-Env (D-70)", () => 
   }
 
   it.each([
-    ['an over-long URL (20 kB filter value) in sandbox', `GET /care/v0/sandbox/cases?filter[shortDescription]=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, 'Sandbox'],
-    ['an over-long header in production', `GET /care/v0/cases HTTP/1.1\r\nHost: x\r\nX-Long: ${'b'.repeat(20_000)}\r\n\r\n`, 431, 'Production'],
-    ['a malformed header line in sandbox', 'GET /care/v0/sandbox/cases HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n', 400, 'Sandbox'],
-    ['a malformed request line (no readable URL: the default, Production)', 'G@T / HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'Production'],
+    ['an over-long URL (20 kB filter value) in sandbox', `GET /care/v0/sandbox/cases?filter[shortDescription]=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 431, 'Sandbox'],
+    ['an over-long header in production', `GET /care/v0/cases HTTP/1.1\r\nHost: localhost\r\nX-Long: ${'b'.repeat(20_000)}\r\n\r\n`, 431, 'Production'],
+    ['a malformed header line in sandbox', 'GET /care/v0/sandbox/cases HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n', 400, 'Sandbox'],
+    ['a malformed request line (no readable URL: the default, Production)', 'G@T / HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'Production'],
   ])('%s', async (_, bytes, status, env) => {
     const answer = await raw(bytes);
     expect(answer.status).toBe(status);

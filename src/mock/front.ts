@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { parseListQuery } from '../grammar/index.ts';
 import type { CareSpec, OperationSpec } from '../spec/index.ts';
 import { envelope, errorObject, fromForeignBody, fromGrammarErrors, fromViolations, isEnvelope, serviceStatus, type ErrorEnvelope } from './envelope.ts';
-import { checkPath, checkQuery, forwardHeaders, readForwardBody, type Refusal } from './guard.ts';
+import { checkHostLines, checkPath, checkQuery, expectationFailed, forwardHeaders, readForwardBody, type Refusal } from './guard.ts';
 import { createPageShaper } from './pages.ts';
 import { clientErrorAnswer, headTooLargeDetail, writeRaw } from './raw-answers.ts';
 import { requestHeadBytes } from '../edge/head.ts';
@@ -232,6 +232,8 @@ export function createMockFront(options: MockFrontOptions): Server {
     if (requestHeadBytes(req) > spec.limits.requestHeadBytes) {
       return refuse(req, res, { status: 431, body: envelope([errorObject(431, headTooLargeDetail(spec.limits), 'header_too_large')]), headers: { Connection: 'close' } });
     }
+    const twoHosts = checkHostLines(req);
+    if (twoHosts) return refuse(req, res, twoHosts);
     handle(req, res).catch((error: unknown) => {
       // A fault of the front itself: still answer in the envelope, never hang.
       if (!res.headersSent) send(res, 500, envelope([errorObject(500, `server: mock front failed: ${String(error)}`, 'internal_error')]));
@@ -239,6 +241,7 @@ export function createMockFront(options: MockFrontOptions): Server {
     });
   });
   server.on('clientError', clientErrorAnswer(envValue, spec.limits));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => refuse(req, res, expectationFailed(req)));
   // CONNECT goes to no request handler in Node; without a listener the socket is just closed.
   server.on('connect', (req: IncomingMessage, socket) => {
     writeRaw(socket, 405, `method: CONNECT is not allowed on ${req.url ?? ''}`, 'method_not_allowed', envValue, 'Allow: \r\n');

@@ -17,6 +17,18 @@ const refuse = (status: number, detail: string, code: string, headers?: Record<s
   headers,
 });
 
+/** Two or more `Host` lines: 400, as RFC 9112 section 3.2 requires and the sandbox answers (D-114). */
+export function checkHostLines(req: IncomingMessage): Refusal | undefined {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'host') count++;
+  return count > 1 ? refuse(400, `header.Host: sent ${count} times; a request names one host (RFC 9112 section 3.2)`, 'duplicate_host') : undefined;
+}
+
+/** An `Expect` other than 100-continue (Node would answer a bare 417): 417 in the envelope (D-114). */
+export function expectationFailed(req: IncomingMessage): Refusal {
+  return refuse(417, `header.Expect: only 100-continue is supported, got ${JSON.stringify(String(req.headers.expect).slice(0, 100))}`, 'expectation_failed', { Connection: 'close' });
+}
+
 /** A path whose percent-encoding does not decode (`%zz`, a cut `%A`, `%C3%28`): 400 as the sandbox (D-69). */
 export function checkPath(rawPath: string): Refusal | undefined {
   try {

@@ -10,12 +10,15 @@ import { handleAgent } from './agent.ts';
 import { createAuth } from './auth.ts';
 import type { Ctx, Reply, Services } from './context.ts';
 import { createDispatcher } from './dispatcher.ts';
+import { resolveDeployment } from './deployment.ts';
+import type { Deployment } from './deployment.ts';
 import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
 import { answerClientError, headTooLarge, trackRequestLines } from './http/client-error.ts';
 import { requestHeadBytes } from '../edge/head.ts';
 import { handleToken } from './http/token.ts';
+import { answerCors, edgeRefusal, installEdge, setSecurityHeaders } from './http/edge.ts';
 import { ApiError, atMostProblems, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';
@@ -46,8 +49,6 @@ function serialized(reply: Reply): Buffer {
   return bytes;
 }
 
-const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset, RateLimit, RateLimit-Policy';
-
 export interface SandboxOptions {
   port?: number;
   host?: string;
@@ -72,8 +73,14 @@ export interface SandboxOptions {
   explainLists?: boolean;
   /** Requests per second allowed per API key (D-31 429 with Retry-After); off when absent. */
   rateLimit?: number;
-  /** Time allowed for a request's headers and body before a 408 (Node's defaults when absent). */
+  /** Time allowed for a request's headers and body before a 408 (Node's defaults when absent; 30 s when hosted). */
   requestTimeoutMs?: number;
+  /** The URL partners reach a hosted sandbox at; declaring it makes the sandbox hosted (D-112, D-113). */
+  publicUrl?: string;
+  /** Serve the demo keys at /docs/try-it.json even when hosted (D-113). */
+  serveDemoKeys?: boolean;
+  /** Open connections at most when hosted (default 256, D-113). */
+  maxConnections?: number;
 }
 
 export interface Sandbox {
@@ -82,16 +89,27 @@ export interface Sandbox {
   server: Server;
   svc: Services;
   demo: DemoCredentials;
+  /** Loopback or hosted, and what follows from it (D-113). */
+  deployment: Deployment;
   close(): Promise<void>;
 }
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  // decided before anything is opened: a hosted sandbox without an agent token does not start (D-113)
+  const deployment = resolveDeployment({
+    host: options.host,
+    publicUrl: options.publicUrl,
+    agentToken: options.agentToken,
+    serveDemoKeys: options.serveDemoKeys,
+    allowPrivateWebhooks: options.webhooks?.allowPrivateTargets,
+    maxConnections: options.maxConnections,
+  });
   const spec = sandboxSpec(options.bundle);
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const onListPlan = options.explainLists ? (answer: ListAnswer, request: Parameters<typeof explainLine>[1]) => log(explainLine(answer, request)) : undefined;
   const store = openSqliteStorage(spec, { file: options.db ?? ':memory:', caseLists: options.caseLists, onListPlan });
-  const dispatcher = createDispatcher(store, { ...options.webhooks, now });
+  const dispatcher = createDispatcher(store, { ...options.webhooks, guardSandbox: deployment.guardSandboxDeliveries, now });
   const svc: Services = { spec, store, auth: createAuth(store, now), dispatcher, now };
   seedIfEmpty(svc, options.seedCases ?? 300);
   const demo = readDemo(store);
@@ -175,6 +193,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   /** One request, routed by its path; throws only for what the guard below turns into an answer. */
   function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> | void {
     const target = parseTarget(req.url);
+    setSecurityHeaders(res, target?.pathname ?? ''); // nosniff on every answer, a CSP on all but the docs (D-114)
     if (!target) {
       req.resume();
       return sendError(res, requestId, new ApiError(400, { detail: `request: the request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path`, code: 'invalid_target' }));
@@ -187,30 +206,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       req.resume();
       return sendError(res, requestId, headTooLarge(spec.limits), env ? { 'X-CareAPI-Env': envHeader(env), Connection: 'close' } : { Connection: 'close' });
     }
-    // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal would answer outside the envelope.
-    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
+    // one Host naming this sandbox, and no other site's page at the demo keys or the agent API (D-111, D-112, D-114)
+    const refusal = edgeRefusal(req, path, deployment);
+    if (refusal) {
       req.resume();
-      return sendError(res, requestId, new ApiError(400, { detail: 'header.Host: Field required (HTTP/1.1)', code: 'missing' }), env ? { 'X-CareAPI-Env': envHeader(env) } : {});
+      return sendError(res, requestId, refusal, env ? { 'X-CareAPI-Env': envHeader(env) } : {});
     }
     if (options.logRequests) {
       const started = performance.now();
       res.once('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`));
     }
-    // Browsers (frontend teams) call the sandbox from other origins: allow it, and answer preflights.
-    if (req.headers.origin) {
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED);
-      if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-        res.writeHead(204, {
-          'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
-          'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'),
-          'Access-Control-Max-Age': '600',
-          ...(env ? { 'X-CareAPI-Env': envHeader(env) } : {}),
-        });
-        res.end();
-        return;
-      }
-    }
+    // Browsers (frontend teams) call the API from other origins: allowed there, and preflights answered (D-42, D-111).
+    if (answerCors(req, res, path, env)) return;
     if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, spec.limits, req, res, log);
     if (path === '/_agent' || path.startsWith('/_agent/')) return handleAgent(svc, req, res, url, requestId, options.agentToken, log);
     if (env) return handleApi(req, res, url, requestId);
@@ -220,8 +227,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return;
     }
     // the docs' API console reads the demo keys of this sandbox (D-92)
-    if (req.method === 'GET' && serveTryIt(path, demo, res)) return;
-    if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, res)) return;
+    if (req.method === 'GET' && serveTryIt(path, deployment.serveDemoKeys ? demo : null, res)) return;
+    if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, req, res)) return;
     req.resume();
     sendError(res, requestId, new ApiError(404, { detail: `path: nothing at ${path}`, code: 'not_found' }));
   }
@@ -229,7 +236,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // The one boundary: whatever a request holds, it gets an answer from here and the process goes on (a throw or a
   // rejection becomes a logged 500 in the envelope; an ApiError thrown before a handler caught it, its own answer).
   // maxHeaderSize: the request line and headers of x-care-limits (D-100), beyond which Node's parser answers 431
-  const server = createServer({ requireHostHeader: false, maxHeaderSize: spec.limits.requestHeadBytes, ...timeouts(options.requestTimeoutMs) }, (req, res) => {
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: spec.limits.requestHeadBytes, ...timeouts(options.requestTimeoutMs ?? deployment.limits?.requestTimeoutMs) }, (req, res) => {
     const requestId = newRequestId();
     const fail = (error: unknown) => {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error)?.stack ?? String(error)}`);
@@ -249,6 +256,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   server.keepAliveTimeout = 5_000;
   trackRequestLines(server);
   server.on('clientError', (error: Error, socket) => answerClientError(error, socket, spec.limits));
+  installEdge(server, deployment);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -263,6 +271,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     server,
     svc,
     demo,
+    deployment,
     async close() {
       await dispatcher.stop();
       await new Promise<void>((resolve) => {

@@ -6,12 +6,19 @@ import type { Environment } from '../spec/types.ts';
 import { createSandbox } from './app.ts';
 import { conformanceConfig } from './config.ts';
 import { lockDatabase } from './db-lock.ts';
+import { exposureLines, resolveDeployment } from './deployment.ts';
 
 const HELP = `care-sandbox: the reference implementation of the Care API, stateful, on SQLite
 
 Options:
   --port N                 port (default 4020; 0 picks a free one)
-  --host H                 interface (default 127.0.0.1)
+  --host H                 interface (default 127.0.0.1). Any address that is not loopback (0.0.0.0, a LAN
+                           address) makes the sandbox hosted: see --agent-token and the README of @care-api/sandbox
+  --public-url URL         the URL partners reach a hosted sandbox at (behind a proxy, say); its host is accepted
+                           in Host, and declaring it makes the sandbox hosted
+  --serve-demo-keys        a hosted sandbox serves the demo keys to every visitor of its console (default: it
+                           serves none and the console asks for a key)
+  --max-connections N      open connections at most when hosted (default 256)
   --db FILE                database file (default .care/sandbox.db; created and seeded on first start; one
                            sandbox per file: a second start on it is refused and names the first)
   --memory                 keep everything in memory instead
@@ -24,10 +31,11 @@ Options:
   --webhook-timeout MS     per-attempt timeout of deliveries (default 15000)
   --loopback-only          deliver webhooks only to loopback addresses (127.0.0.0/8, ::1, localhost); other
                            targets are refused without a connection (tests, fuzzing)
-  --allow-private-webhooks let production deliveries connect to internal addresses (loopback, private ranges,
-                           link-local such as 169.254.169.254, fc00::/7, ...), for a local run; without it they are
-                           refused after name resolution, before connecting (sandbox deliveries may always)
-  --agent-token T          require "Authorization: Bearer T" on the agent API (default: open, loopback use)
+  --allow-private-webhooks let deliveries connect to internal addresses (loopback, private ranges, link-local such
+                           as 169.254.169.254, fc00::/7, ...), for a local run; without it production deliveries
+                           (and, when hosted, sandbox ones too) are refused after name resolution, before connecting
+  --agent-token T          require "Authorization: Bearer T" on the agent API (default: open, loopback use;
+                           required when hosted)
   --log-requests           print one line per request
   --explain-lists          print one line per list of cases: who answered it and how (the page cache, the column
                            engine and its plan, or SQL and why)
@@ -43,6 +51,9 @@ async function main(): Promise<void> {
     options: {
       port: { type: 'string', default: '4020' },
       host: { type: 'string', default: '127.0.0.1' },
+      'public-url': { type: 'string' },
+      'serve-demo-keys': { type: 'boolean', default: false },
+      'max-connections': { type: 'string' },
       db: { type: 'string', default: '.care/sandbox.db' },
       memory: { type: 'boolean', default: false },
       'seed-cases': { type: 'string', default: '300' },
@@ -75,6 +86,16 @@ async function main(): Promise<void> {
   if (caseLists !== 'memory' && caseLists !== 'sql') throw new Error(`--case-lists is memory or sql, got ${caseLists}`);
   const configEnv = values['config-env'] as Environment;
   if (configEnv !== 'sandbox' && configEnv !== 'production') throw new Error('--config-env is sandbox or production');
+  // loopback or hosted (D-113): a hosted start without an agent token is refused before the database is touched
+  const deploymentOptions = {
+    host: values.host,
+    publicUrl: values['public-url'],
+    agentToken: values['agent-token'],
+    serveDemoKeys: values['serve-demo-keys'],
+    allowPrivateWebhooks: values['allow-private-webhooks'],
+    ...(values['max-connections'] ? { maxConnections: number('max-connections', values['max-connections']) } : {}),
+  };
+  const deployment = resolveDeployment(deploymentOptions);
   // one sandbox per database file (D-86): taken before the file is opened, so a second start changes nothing
   const lock = values.memory ? undefined : lockDatabase(resolve(values.db!));
   const sandbox = await createSandbox({
@@ -84,6 +105,9 @@ async function main(): Promise<void> {
     seedCases: number('seed-cases', values['seed-cases']!),
     caseLists,
     agentToken: values['agent-token'],
+    publicUrl: deploymentOptions.publicUrl,
+    serveDemoKeys: deploymentOptions.serveDemoKeys,
+    maxConnections: deploymentOptions.maxConnections,
     logRequests: values['log-requests'],
     explainLists: values['explain-lists'],
     ...(values['rate-limit'] ? { rateLimit: number('rate-limit', values['rate-limit']) } : {}),
@@ -102,6 +126,11 @@ async function main(): Promise<void> {
     if (!values.quiet) process.stdout.write(`config (${configEnv}) written to ${file}\n`);
   }
   process.stdout.write(`care-sandbox listening on ${origin}\n`);
+  // what this sandbox exposes, and to whom (D-113), printed even with --quiet when it is hosted
+  if (!values.quiet || deployment.hosted) {
+    const exposure = exposureLines(deployment, { agentToken: values['agent-token'], allowPrivateWebhooks: values['allow-private-webhooks'], loopbackOnly: values['loopback-only'] });
+    process.stdout.write(exposure.join('\n') + '\n');
+  }
   const opened = performance.now();
   // D-84: a large database's case lists are answered by SQL until the column engine is filled
   void sandbox.svc.store.whenListsReady().then(() => {

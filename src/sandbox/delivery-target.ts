@@ -34,14 +34,27 @@ export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all
 /** Why `address` is refused under `policy`, or undefined when allowed. */
 export function addressRefusal(address: string, policy: TargetPolicy): string | undefined {
   if (policy === 'any') return undefined;
-  let range: string;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    range = ipaddr.process(address).range();
+    parsed = ipaddr.process(address);
   } catch {
     return `${address}, which is not an IP address`;
   }
+  const range = outsideGlobalUnicast(parsed) ?? parsed.range();
   if (policy === 'loopback') return range === 'loopback' ? undefined : `${address}, which is ${range}, not a loopback address`;
   return range === 'unicast' ? undefined : `${address}, which is ${range}, not a public address`;
+}
+
+/**
+ * The range of an IPv6 address outside 2000::/3 (the only block IANA hands out as global unicast) that ipaddr.js
+ * still calls `unicast`: ::/96 is the deprecated IPv4-compatible form (`::7f00:1` is 127.0.0.1 to some stacks, D-94),
+ * the rest is unallocated. Undefined for every other address.
+ */
+function outsideGlobalUnicast(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  if (address.kind() !== 'ipv6' || address.range() !== 'unicast') return undefined;
+  const parts = (address as ipaddr.IPv6).parts;
+  if ((parts[0] & 0xe000) === 0x2000) return undefined;
+  return parts.slice(0, 6).every((part) => part === 0) ? 'ipv4Compatible' : 'unallocated';
 }
 
 /** The checked addresses of a URL's host, or TargetRefused; a literal address is checked without any lookup. */

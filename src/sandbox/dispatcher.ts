@@ -40,6 +40,8 @@ export interface DispatcherOptions {
    * Without it they are refused after name resolution, before any connection (D-94). Sandbox deliveries always may.
    */
   allowPrivateTargets?: boolean;
+  /** Apply production's guard to sandbox-environment deliveries too (a hosted sandbox, D-113); off on loopback. */
+  guardSandbox?: boolean;
   /** Name resolution of delivery targets (default: the system resolver); tests answer names themselves. */
   resolve?: Resolver;
   /** Opens a delivery's socket to checked addresses (default: TCP or TLS); tests watch or refuse connections. */
@@ -100,8 +102,9 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
   const loopbackOnly = options.loopbackOnly ?? false;
   const resolve = options.resolve ?? systemResolver;
   const connect = options.connect ?? connectSocket;
-  /** D-94: production reaches public addresses only unless allowed; loopback-only (D-64) checks resolved names too. */
-  const policyOf = (env: Environment): TargetPolicy => (loopbackOnly ? 'loopback' : env === 'production' && !options.allowPrivateTargets ? 'public' : 'any');
+  /** D-94: production (and a hosted sandbox's sandbox, D-113) reaches public addresses only unless allowed; loopback-only (D-64) checks resolved names too. */
+  const guarded = (env: Environment) => !options.allowPrivateTargets && (env === 'production' || options.guardSandbox === true);
+  const policyOf = (env: Environment): TargetPolicy => (loopbackOnly ? 'loopback' : guarded(env) ? 'public' : 'any');
   /** Subscriptions with an attempt running: their next delivery waits for it (order kept). */
   const inFlight = new Set<string>();
   const running = new Set<Promise<void>>();

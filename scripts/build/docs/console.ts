@@ -1,7 +1,8 @@
 // The docs site's API console (try it, D-92): Swagger UI's standalone bundle beside the page, the description from
 // description.js (shared with the reference page, so it works from file:// too). Served by the sandbox, the page
 // reads the demo keys from ./try-it.json, exchanges them for tokens of both environments and sends every request to
-// the sandbox it came from; opened elsewhere it shows the description and says where try-it works.
+// the sandbox it came from; opened elsewhere it shows the description and says where try-it works. A hosted sandbox
+// serves no keys (D-113): the console then asks the visitor for theirs.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -80,7 +81,8 @@ function consoleScript(): string {
   }
   function exchange(origin, key, audience) {
     var form = new URLSearchParams({ grant_type: 'client_credentials', client_id: key.keyId, client_secret: key.secret, audience: audience });
-    return fetch(origin + '/auth/v2/oauth/token', { method: 'POST', body: form }).then(function (response) {
+    // credentials omitted: a refused key answers 401 with a Basic challenge, which must not open the browser's login prompt
+    return fetch(origin + '/auth/v2/oauth/token', { method: 'POST', body: form, credentials: 'omit' }).then(function (response) {
       if (!response.ok) throw new Error('token exchange for ' + audience + ' answered ' + response.status);
       return response.json();
     }).then(function (body) { return body.access_token; });
@@ -117,11 +119,37 @@ function consoleScript(): string {
       validatorUrl: null,
       requestInterceptor: function (request) {
         request.url = expandDeepObjects(request.url);
-        if (tokens) request.headers.Authorization = 'Bearer ' + (request.url.indexOf('/care/v0/sandbox') >= 0 ? tokens.sandbox : tokens.production);
+        var token = tokens && (request.url.indexOf('/care/v0/sandbox') >= 0 ? tokens.sandbox : tokens.production);
+        if (token) request.headers.Authorization = 'Bearer ' + token;
         return request;
       },
       onComplete: function () { document.body.setAttribute('data-console', 'ready'); },
     });
+  }
+  function escapeText(text) {
+    return String(text).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
+  }
+  /** A hosted sandbox serves no demo keys (D-113): the visitor enters the key they were given, per environment. */
+  function askForKey(origin, why) {
+    var tokens = { sandbox: null, production: null };
+    // no <form>: the docs' Content-Security-Policy allows no form submission (form-action 'none', D-115)
+    say('<span id="care-key">' + escapeText(why) + ' <label>Environment <select name="audience"><option value="sandbox">sandbox</option><option value="production">production</option></select></label> ' +
+      '<label>Key id <input name="keyId" autocomplete="off"></label> <label>Secret <input name="secret" type="password" autocomplete="off"></label> ' +
+      '<button type="button" id="care-key-use">Use this key</button> <span id="care-key-status"></span></span>', 'ask');
+    var fields = document.getElementById('care-key');
+    function field(name) { return fields.querySelector('[name="' + name + '"]').value; }
+    document.getElementById('care-key-use').addEventListener('click', function () {
+      var audience = field('audience');
+      var note = document.getElementById('care-key-status');
+      exchange(origin, { keyId: field('keyId'), secret: field('secret') }, audience).then(function (token) {
+        tokens[audience] = token;
+        note.textContent = 'Requests to the ' + audience + ' server now use this key.';
+        status.setAttribute('data-state', 'ready');
+      }, function (error) {
+        note.textContent = 'That key was refused (' + error.message + ').';
+      });
+    });
+    start(localServers(origin), tokens);
   }
   if (!servedBySandbox()) {
     say('Try it works when the local sandbox serves these docs: run <code>npm start</code> (or <code>npx care-sandbox</code>) and open <code>http://localhost:4020/docs/console.html</code>. Here the console only shows the description.', 'offline');
@@ -133,6 +161,7 @@ function consoleScript(): string {
     return response.json();
   }).then(function (config) {
     var origin = location.origin;
+    if (!config.sandbox || !config.production) return askForKey(origin, config.ask || 'Enter an API key.');
     return Promise.all([exchange(origin, config.sandbox, 'sandbox'), exchange(origin, config.production, 'production')]).then(function (tokens) {
       say('Try it: requests go to the sandbox at <code>' + origin + '</code>, authorised with its demo keys (' + config.sandbox.name + '): pick the server (sandbox or production) above the operations.', 'ready');
       start(localServers(origin), { sandbox: tokens[0], production: tokens[1] });
@@ -159,6 +188,7 @@ export function consolePage(title: string): string {
   body { margin: 0; font-family: sans-serif; }
   #care-try-it { margin: 0; padding: 12px 20px; background: #f4f6f8; border-bottom: 1px solid #d8dde3; font-size: 14px; }
   #care-try-it[data-state="offline"] { background: #fff7e0; }
+  #care-try-it label { margin-right: 0.5em; }
   #care-try-it a { margin-right: 1em; }
 </style>
 </head>

@@ -127,44 +127,65 @@ export async function readUpload(req: IncomingMessage, spec: CareSpec): Promise<
       return;
     }
     let found: UploadedFile | undefined;
+    let claimed = false; // the first `file` part is taken when it begins: a second one, even in the same chunk, is not (D-93)
+    let fileEnded = false;
     let fileTooLarge = false;
     let tooMany = false;
     let broken = false;
+    let stopped = false;
+    /** The answer, once the parsing is over (finish, or the parts limit) and the taken part has ended. */
+    const decide = () => {
+      if (broken || (claimed && !fileEnded)) return;
+      if (fileTooLarge) reject(tooLarge('body.file', fileBytes));
+      else if (found) resolve(found);
+      else if (tooMany) reject(badRequest(`body: more than ${parts} parts; the part \`file\` must be among the first ${parts}`, 'value_error'));
+      else reject(badRequest('body.file: Field required', 'missing'));
+    };
     parser.on('file', (name, stream, filename, _encoding, mimeType) => {
       // a body that ends inside this part fails the part too: the parser's own 'error' below answers it
       stream.on('error', () => undefined);
-      if (name !== 'file' || found || fileTooLarge) {
+      if (name !== 'file' || claimed || stopped) {
         stream.resume();
         return;
       }
+      claimed = true;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
         fileTooLarge = true;
       });
       stream.on('end', () => {
-        if (fileTooLarge) return;
+        fileEnded = true;
         // D-66: a part without filename= is named `file`; busboy's default type is text/plain (RFC 7578)
-        found = {
-          fileName: [...(filename ?? 'file')].slice(0, fileNameCodePoints).join('') || 'file',
-          contentType: concreteType(mimeType, typeLength),
-          bytes: Buffer.concat(chunks),
-        };
+        if (!fileTooLarge) {
+          found = {
+            fileName: [...(filename ?? 'file')].slice(0, fileNameCodePoints).join('') || 'file',
+            contentType: concreteType(mimeType, typeLength),
+            bytes: Buffer.concat(chunks),
+          };
+        }
+        if (stopped) decide();
       });
     });
     parser.on('partsLimit', () => {
+      // D-114: nothing after the limit is parsed (millions of tiny parts cost seconds of CPU even when dropped);
+      // the rest is read and dropped unparsed, and the answer does not wait for it.
+      if (stopped) return;
+      stopped = true;
       tooMany = true;
+      req.unpipe(parser);
+      void drainBody(req).catch(() => undefined);
+      decide();
     });
     parser.on('error', () => {
+      if (stopped) return;
       broken = true; // 'finish' may follow: the body is still refused
       drainBody(req).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
     });
     parser.on('finish', () => {
-      if (broken) return;
-      if (fileTooLarge) reject(tooLarge('body.file', fileBytes));
-      else if (found) resolve(found);
-      else if (tooMany) reject(badRequest(`body: more than ${parts} parts; the part \`file\` must be among the first ${parts}`, 'value_error'));
-      else reject(badRequest('body.file: Field required', 'missing'));
+      if (stopped) return;
+      stopped = true;
+      decide();
     });
     req.pipe(parser);
   });

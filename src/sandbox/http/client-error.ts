@@ -53,6 +53,21 @@ function statusAndProblem(error: ParserError, limits: ServiceLimits): [number, P
   }
 }
 
+/** One raw HTTP/1.1 error answer in the envelope, then the connection is closed (also CONNECT's, D-114). */
+export function writeRawError(socket: Duplex, apiError: ApiError, env: Environment, extra = ''): void {
+  const body = JSON.stringify(errorBody(newRequestId(), apiError));
+  socket.end(
+    `HTTP/1.1 ${apiError.status} ${statusTitle(apiError.status)}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-CareAPI-Env: ${envHeader(env)}\r\n` +
+      'X-Content-Type-Options: nosniff\r\n' +
+      extra +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
 /**
  * Listener for the http server's `clientError` event: one raw HTTP/1.1 answer, then the connection is closed. The
  * limits name the request-head size of x-care-limits in a 431 (D-100).
@@ -63,14 +78,5 @@ export function answerClientError(error: ParserError, socket: Duplex, limits: Se
     return;
   }
   const [status, problem] = statusAndProblem(error, limits);
-  const apiError = new ApiError(status, problem);
-  const body = JSON.stringify(errorBody(newRequestId(), apiError));
-  socket.end(
-    `HTTP/1.1 ${status} ${statusTitle(status)}\r\n` +
-      'Content-Type: application/json\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-CareAPI-Env: ${envHeader(environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket)))}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+  writeRawError(socket, new ApiError(status, problem), environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket)));
 }

@@ -12,6 +12,8 @@ const TITLES: Record<number, string> = {
   408: 'Request Timeout',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
+  421: 'Misdirected Request',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
