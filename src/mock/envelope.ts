@@ -1,4 +1,5 @@
 // Prism's answers, rewritten into the error envelope of seed section 7 (one error object per problem).
+import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { GrammarError } from '../grammar/index.ts';
 
@@ -16,6 +17,15 @@ export interface ErrorEnvelope {
 
 export function errorObject(status: number, detail: string, code: string): ErrorObject {
   return { status: String(status), title: STATUS_CODES[status] ?? 'Error', detail, code };
+}
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A request id as the service writes them (`req_` and 26 characters of Crockford's base 32), new for each answer. */
+export function newRequestId(): string {
+  let out = 'req_';
+  for (const byte of randomBytes(26)) out += ALPHABET[byte % 32];
+  return out;
 }
 
 export function envelope(errors: ErrorObject[]): ErrorEnvelope {

@@ -3,6 +3,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { OperationSpec } from '../spec/index.ts';
 import { envelope, errorObject, type ErrorEnvelope } from './envelope.ts';
+import { hostileParts } from './hostile-json.ts';
+import { uploadForPrism } from './multipart.ts';
 
 export interface Refusal {
   status: number;
@@ -18,11 +20,11 @@ const refuse = (status: number, detail: string, code: string, headers?: Record<s
 
 /** The service's limits (D-10): JSON bodies 1 MiB, uploads 10 MiB of content (plus the multipart framing). */
 export const JSON_LIMIT = 1024 * 1024;
-export const UPLOAD_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
+export const FILE_LIMIT = 10 * 1024 * 1024;
+export const UPLOAD_LIMIT = FILE_LIMIT + 64 * 1024;
 /** Read and dropped beyond a limit, so the client gets the 413 rather than a reset; past this the socket is cut. */
 const DRAIN_CAP = 64 * 1024 * 1024;
-/** How deep a JSON body may nest (D-87, as the sandbox). */
-export const JSON_DEPTH_LIMIT = 32;
+export { JSON_DEPTH_LIMIT } from './hostile-json.ts';
 
 /** A path whose percent-encoding does not decode (`%zz`, a cut `%A`, `%C3%28`): 400 as the sandbox (D-69). */
 export function checkPath(rawPath: string): Refusal | undefined {
@@ -67,18 +69,6 @@ async function readAll(req: IncomingMessage, limit: number): Promise<Buffer | 't
   return size > limit ? 'too-large' : Buffer.concat(chunks);
 }
 
-/** Deeper than the limit anywhere? Walked with a stack: no body can exhaust the call stack. */
-function tooDeep(value: unknown): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth >= JSON_DEPTH_LIMIT) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 export interface ForwardBody {
   bytes?: Buffer;
   contentType?: string;
@@ -103,8 +93,8 @@ export async function readForwardBody(req: IncomingMessage, operation: Operation
       return refuse(415, 'header.Content-Type: expected multipart/form-data', 'unsupported_media_type');
     }
     const bytes = await readAll(req, UPLOAD_LIMIT);
-    if (bytes === 'too-large') return refuse(413, `body: larger than ${10 * 1024 * 1024} bytes`, 'payload_too_large');
-    return { bytes, contentType: String(req.headers['content-type']) };
+    if (bytes === 'too-large') return refuse(413, `body.file: larger than ${FILE_LIMIT} bytes`, 'payload_too_large');
+    return uploadForPrism(bytes, req.headers);
   }
   if (type !== 'application/json' && !type.endsWith('+json')) {
     await readAll(req, 0);
@@ -119,7 +109,8 @@ export async function readForwardBody(req: IncomingMessage, operation: Operation
   } catch {
     return refuse(400, 'body: Invalid JSON', 'invalid_json');
   }
-  if (tooDeep(parsed)) return refuse(400, `body: nested deeper than ${JSON_DEPTH_LIMIT} levels`, 'too_deep');
+  const hostile = hostileParts(parsed);
+  if (hostile.length > 0) return { status: 400, body: envelope(hostile) };
   return { bytes, contentType: 'application/json' };
 }
 

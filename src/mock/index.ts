@@ -64,7 +64,11 @@ export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
   const spec = loadSpec(document);
   const removeSnapshot = () => rmSync(snapshotDir, { recursive: true, force: true });
   let prism: ReturnType<typeof supervisePrism> | undefined;
-  const server = createMockFront({ spec, prismUrl: () => prism?.url });
+  // requests that come before Prism first listens wait for it (not a 503 "restarting": nothing is restarting)
+  let firstStarted!: { resolve: () => void; reject: (error: unknown) => void };
+  const firstStart = new Promise<void>((resolve, reject) => (firstStarted = { resolve, reject }));
+  firstStart.catch(() => undefined);
+  const server = createMockFront({ spec, prismUrl: () => prism?.url, firstStart });
   const port = options.port ?? 0;
   try {
     await listen(server, port, host);
@@ -76,6 +80,7 @@ export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
     throw error;
   }
   const close = async () => {
+    firstStarted.reject(new Error('the mock stopped'));
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
     await prism?.stop();
@@ -88,6 +93,7 @@ export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
       prism = running;
       try {
         await running.ready;
+        firstStarted.resolve();
       } catch (error) {
         await close();
         throw error;

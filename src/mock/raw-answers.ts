@@ -3,7 +3,7 @@
 // in the envelope with X-CareAPI-Env and Connection: close, as the sandbox does (D-70).
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { envelope, errorObject } from './envelope.ts';
+import { envelope, errorObject, newRequestId } from './envelope.ts';
 
 type ParserError = Error & { code?: string };
 
@@ -19,7 +19,7 @@ function statusOf(error: ParserError): [number, string, string] {
 }
 
 export function writeRaw(socket: Duplex, status: number, detail: string, code: string, envValue: string, extra = ''): void {
-  const body = JSON.stringify(envelope([errorObject(status, detail, code)]));
+  const body = JSON.stringify({ ...envelope([errorObject(status, detail, code)]), meta: { requestId: newRequestId() } });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json\r\n' +

@@ -6,7 +6,6 @@ import type { Duplex } from 'node:stream';
 import type { Environment } from '../../spec/types.ts';
 import { ApiError, envHeader, errorBody, newRequestId, statusTitle } from './envelope.ts';
 import type { Problem } from './envelope.ts';
-import { environmentOf } from './router.ts';
 
 /** The start of the last request line each connection sent: a timeout (408) carries no bytes of its own. */
 const lastRequestLine = new WeakMap<Duplex, Buffer>();
@@ -27,7 +26,7 @@ type ParserError = Error & { code?: string; rawPacket?: Buffer };
 /** The environment is read from the request target when its first line got that far; otherwise production (D-70). */
 export const DEFAULT_ENVIRONMENT: Environment = 'production';
 
-function environmentOfRaw(rawPacket: Buffer | undefined): Environment {
+function environmentOfRaw(rawPacket: Buffer | undefined, environmentOf: EnvironmentOf): Environment {
   // The request line is `METHOD SP target SP version`; only its target is wanted, and only as far as it arrived.
   const start = rawPacket?.subarray(0, 2048).toString('latin1') ?? '';
   const target = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\S+)/.exec(start)?.[1];
@@ -47,8 +46,11 @@ function statusAndProblem(error: ParserError): [number, Problem] {
   }
 }
 
+/** The environment of a path by its base path (the router's, from the description), or null. */
+type EnvironmentOf = (pathname: string) => Environment | null;
+
 /** Listener for the http server's `clientError` event: one raw HTTP/1.1 answer, then the connection is closed. */
-export function answerClientError(error: ParserError, socket: Duplex): void {
+export const answerClientError = (environmentOf: EnvironmentOf) => (error: ParserError, socket: Duplex): void => {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -60,8 +62,8 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
     `HTTP/1.1 ${status} ${statusTitle(status)}\r\n` +
       'Content-Type: application/json\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-CareAPI-Env: ${envHeader(environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket)))}\r\n` +
+      `X-CareAPI-Env: ${envHeader(environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket), environmentOf))}\r\n` +
       'Connection: close\r\n\r\n' +
       body,
   );
-}
+};
