@@ -55,6 +55,7 @@ const KEYWORD_CODES: Record<string, string> = {
   minLength: 'string_too_short',
   maxItems: 'too_long',
   minItems: 'too_short',
+  minProperties: 'too_short',
   pattern: 'string_pattern_mismatch',
   enum: 'enum',
   const: 'literal_error',

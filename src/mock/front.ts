@@ -8,6 +8,7 @@ import { parseListQuery } from '../grammar/index.ts';
 import type { CareSpec, Environment, OperationSpec } from '../spec/index.ts';
 import { createRouter, requestTarget } from '../spec/routes.ts';
 import { envelope, errorObject, fromForeignBody, fromGrammarErrors, fromViolations, isEnvelope, newRequestId, serviceStatus, type ErrorEnvelope } from './envelope.ts';
+import { everyExtraKey, oneErrorPerUnion } from './body-errors.ts';
 import { checkQuery, forwardHeaders, readForwardBody, type Refusal } from './guard.ts';
 import { createPageShaper } from './pages.ts';
 import { clientErrorAnswer, writeRaw } from './raw-answers.ts';
@@ -169,7 +170,9 @@ export function createMockFront(options: MockFrontOptions): Server {
     const status = serviceStatus(answer.status);
 
     if (answer.status >= 400) {
-      const rewritten = rewriteError(status, answer, bytes);
+      const prismError = rewriteError(status, answer, bytes);
+      const rewritten = prismError && (idsThatCannotExist(operation, params, prismError) ?? bodyErrors(operation, body.bytes, prismError));
+      if (rewritten && rewritten.errors[0]?.status === '404') return send(res, 404, rewritten);
       if (rewritten) {
         const extra: Record<string, string> = {};
         const challenge = answer.headers.get('www-authenticate');
@@ -201,6 +204,11 @@ export function createMockFront(options: MockFrontOptions): Server {
   const shape = (operation: OperationSpec, query: ReturnType<typeof parseListQuery>['query'] | undefined, params: Record<string, string>, parsed: any): any =>
     operation.list && query ? shaper.list(operation, query, params, parsed) : operation.method === 'get' ? shaper.single(operation, params, parsed) : parsed;
 
+  const bodyErrors = (operation: OperationSpec, bytes: Buffer | undefined, errors: ErrorEnvelope): ErrorEnvelope => {
+    const schema = operation.requestBody?.schema;
+    return oneErrorPerUnion(spec, schema, everyExtraKey(spec, schema, bytes, errors));
+  };
+
   /** `<base><collection path>/<id>`: the path the created resource's GET answers, as the sandbox writes it. */
   const locationOf = (operation: OperationSpec, params: Record<string, string>, id: string): string =>
     base + operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? '')) + '/' + encodeURIComponent(id);
@@ -218,6 +226,21 @@ export function createMockFront(options: MockFrontOptions): Server {
     writeRaw(socket, 405, `method: CONNECT is not allowed on ${req.url ?? ''}`, 'method_not_allowed', envValue, 'Allow: \r\n');
   });
   return server;
+}
+
+/**
+ * Prism checks path parameters against their schema (an id over 64 characters is 400, named in lower case); the
+ * service looks the id up and answers 404, as for any id it does not hold. Undefined when some error is elsewhere.
+ */
+function idsThatCannotExist(operation: OperationSpec, params: Record<string, string>, errors: ErrorEnvelope): ErrorEnvelope | undefined {
+  const names = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  const named = errors.errors.map((error) => {
+    const at = /^path\.([^:]+):/.exec(error.detail)?.[1];
+    return at === undefined ? undefined : names.find((name) => name.toLowerCase() === at.toLowerCase());
+  });
+  if (named.length === 0 || named.some((name) => name === undefined)) return undefined;
+  const name = named[0]!;
+  return envelope([errorObject(404, `path.${name}: ${name.replace(/Id$/, '')} ${params[name]} not found`, 'not_found')]);
 }
 
 function parseJson(bytes: Buffer): any {

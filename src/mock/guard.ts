@@ -18,10 +18,9 @@ const refuse = (status: number, detail: string, code: string, headers?: Record<s
   headers,
 });
 
-/** The service's limits (D-10): JSON bodies 1 MiB, uploads 10 MiB of content (plus the multipart framing). */
+/** The service's limit of JSON bodies (D-10); uploads: src/mock/multipart.ts. */
 export const JSON_LIMIT = 1024 * 1024;
-export const FILE_LIMIT = 10 * 1024 * 1024;
-export const UPLOAD_LIMIT = FILE_LIMIT + 64 * 1024;
+
 /** Read and dropped beyond a limit, so the client gets the 413 rather than a reset; past this the socket is cut. */
 const DRAIN_CAP = 64 * 1024 * 1024;
 export { JSON_DEPTH_LIMIT } from './hostile-json.ts';
@@ -88,13 +87,11 @@ export async function readForwardBody(req: IncomingMessage, operation: Operation
   }
   const type = mediaType(req);
   if (declared.includes('multipart/form-data')) {
-    if (type !== 'multipart/form-data' || !/;\s*boundary=/i.test(String(req.headers['content-type']))) {
+    if (type !== 'multipart/form-data') {
       await readAll(req, 0);
       return refuse(415, 'header.Content-Type: expected multipart/form-data', 'unsupported_media_type');
     }
-    const bytes = await readAll(req, UPLOAD_LIMIT);
-    if (bytes === 'too-large') return refuse(413, `body.file: larger than ${FILE_LIMIT} bytes`, 'payload_too_large');
-    return uploadForPrism(bytes, req.headers);
+    return uploadForPrism(req, req.headers);
   }
   if (type !== 'application/json' && !type.endsWith('+json')) {
     await readAll(req, 0);
@@ -111,6 +108,10 @@ export async function readForwardBody(req: IncomingMessage, operation: Operation
   }
   const hostile = hostileParts(parsed);
   if (hostile.length > 0) return { status: 400, body: envelope(hostile) };
+  // every JSON body of the description is an object: anything else is refused as the service words it (Prism: dict_type)
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return refuse(400, 'body: Input should be a valid dictionary or object to extract fields from', 'model_attributes_type');
+  }
   return { bytes, contentType: 'application/json' };
 }
 

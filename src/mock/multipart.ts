@@ -2,10 +2,11 @@
 // multipart parser throws, and its process exits, on a part without Content-Type (RFC 7578 allows it; Python's
 // requests sends it). The front parses the body itself (busboy, as the sandbox), takes the first part named `file`,
 // and forwards one well-formed part; what the sandbox refuses (no `file` part, a broken body, a part over the
-// limit), the front refuses in the sandbox's words.
+// limit), the front refuses in the sandbox's words. The body is streamed through the parser, as at the sandbox: only
+// the file part's bytes are kept, and a body of any size gets the sandbox's answer.
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { envelope, errorObject } from './envelope.ts';
 import type { ForwardBody, Refusal } from './guard.ts';
 
@@ -28,12 +29,13 @@ interface FilePart {
   bytes: Buffer;
 }
 
-function firstFilePart(bytes: Buffer, headers: IncomingHttpHeaders): Promise<FilePart | Refusal> {
+function firstFilePart(body: Readable, headers: IncomingHttpHeaders): Promise<FilePart | Refusal> {
   return import('@fastify/busboy').then(({ Busboy: busboy }) => new Promise((resolve) => {
     let parser: import('@fastify/busboy').BusboyInstance;
     try {
       parser = busboy({ headers: headers as import('@fastify/busboy').BusboyHeaders, isPartAFile: () => true, limits: { fileSize: FILE_LIMIT, parts: MAX_PARTS } });
     } catch {
+      body.resume(); // read to its end: the client gets the answer rather than a reset
       return resolve(refuse(400, 'body: Invalid multipart/form-data body', 'value_error'));
     }
     let found: FilePart | undefined;
@@ -53,22 +55,25 @@ function firstFilePart(bytes: Buffer, headers: IncomingHttpHeaders): Promise<Fil
     parser.on('partsLimit', () => (tooMany = true));
     parser.on('error', () => {
       broken = true;
+      body.unpipe(parser);
+      body.resume();
       resolve(refuse(400, 'body: Invalid multipart/form-data body', 'value_error'));
     });
     parser.on('finish', () => {
       if (broken) return;
+      body.resume(); // an epilogue after the last boundary is read and dropped
       if (tooLarge) resolve(refuse(413, `body.file: larger than ${FILE_LIMIT} bytes`, 'payload_too_large'));
       else if (found) resolve(found);
       else if (tooMany) resolve(refuse(400, `body: more than ${MAX_PARTS} parts; the part \`file\` must be among the first ${MAX_PARTS}`, 'value_error'));
       else resolve(refuse(400, 'body.file: Field required', 'missing'));
     });
-    Readable.from([bytes]).pipe(parser);
+    body.pipe(parser);
   }));
 }
 
-/** The upload as one part `file` with a name and a concrete type, or the sandbox's refusal. */
-export async function uploadForPrism(bytes: Buffer, headers: IncomingHttpHeaders): Promise<ForwardBody | Refusal> {
-  const part = await firstFilePart(bytes, headers);
+/** The upload as one part `file` with a name and a concrete type, or the sandbox's refusal; `body` is read to its end. */
+export async function uploadForPrism(body: Readable, headers: IncomingHttpHeaders): Promise<ForwardBody | Refusal> {
+  const part = await firstFilePart(body, headers);
   if ('status' in part) return part;
   const boundary = `care-mock-${randomBytes(12).toString('hex')}`;
   const quoted = part.fileName.replace(/["\\\r\n]/g, '_');
