@@ -48,6 +48,8 @@ export interface StartMockOptions {
 
 /** A front listening on its port, its Prism not started yet: a CLI binds every port before starting any Prism. */
 export interface BoundMock {
+  /** Where clients point (the front), listening already: requests wait until Prism has started. */
+  url: string;
   /** Starts Prism behind the front (supervised: restarted whenever it exits). */
   start(): Promise<RunningMock>;
   close(): Promise<void>;
@@ -86,7 +88,9 @@ export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
     await prism?.stop();
     removeSnapshot();
   };
+  const { port: boundPort } = server.address() as { port: number };
   return {
+    url: `http://${host}:${boundPort}`,
     close,
     async start() {
       const running = supervisePrism({ document, host, label: `mock ${options.environment}`, log: options.log });
