@@ -15,6 +15,19 @@ export interface ErrorEnvelope {
   errors: ErrorObject[];
 }
 
+/** An answer the front gives itself instead of asking Prism. */
+export interface Refusal {
+  status: number;
+  body: ErrorEnvelope;
+  headers?: Record<string, string>;
+}
+
+/** A request body as it is passed to Prism. */
+export interface ForwardBody {
+  bytes?: Buffer;
+  contentType?: string;
+}
+
 export function errorObject(status: number, detail: string, code: string): ErrorObject {
   return { status: String(status), title: STATUS_CODES[status] ?? 'Error', detail, code };
 }

@@ -2,15 +2,11 @@
 // inputs (a malformed escape in the path, a malformed Accept header) and exits, and answers others with a 500.
 import type { IncomingMessage } from 'node:http';
 import type { OperationSpec } from '../spec/index.ts';
-import { envelope, errorObject, type ErrorEnvelope } from './envelope.ts';
+import { envelope, errorObject, type ForwardBody, type Refusal } from './envelope.ts';
+export type { ForwardBody, Refusal } from './envelope.ts';
 import { hostileParts } from './hostile-json.ts';
 import { uploadForPrism } from './multipart.ts';
 
-export interface Refusal {
-  status: number;
-  body: ErrorEnvelope;
-  headers?: Record<string, string>;
-}
 
 const refuse = (status: number, detail: string, code: string, headers?: Record<string, string>): Refusal => ({
   status,
@@ -68,10 +64,6 @@ async function readAll(req: IncomingMessage, limit: number): Promise<Buffer | 't
   return size > limit ? 'too-large' : Buffer.concat(chunks);
 }
 
-export interface ForwardBody {
-  bytes?: Buffer;
-  contentType?: string;
-}
 
 /**
  * The body to pass to Prism, or the refusal the service would give: bodies that are not what they claim (not JSON,

@@ -7,8 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { envelope, errorObject } from './envelope.ts';
-import type { ForwardBody, Refusal } from './guard.ts';
+import { envelope, errorObject, type ForwardBody, type Refusal } from './envelope.ts';
 
 const FILE_LIMIT = 10 * 1024 * 1024;
 /** Parts read at most, as the sandbox (D-93). */
