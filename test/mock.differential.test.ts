@@ -12,7 +12,6 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/mock/index.ts';
 import { bundlePath, deref, loadSpec, repoRoot } from '../src/spec/index.ts';
-import { basePaths } from '../src/spec/routes.ts';
 import type { CareSpec, Environment, OperationSpec } from '../src/spec/types.ts';
 import { exampleRequests, type ExampleRequest } from './helpers/examples.ts';
 import { rawCorpus, sendRaw } from './helpers/raw-corpus.ts';
@@ -20,7 +19,8 @@ import { startHarness, type Harness } from './helpers/sandbox.ts';
 
 const ENVIRONMENTS: Environment[] = ['production', 'sandbox'];
 const specs = Object.fromEntries(ENVIRONMENTS.map((env) => [env, loadSpec(bundlePath(env))])) as Record<Environment, CareSpec>;
-const BASE = Object.fromEntries(ENVIRONMENTS.map((env) => [env, basePaths(specs[env].document)[env]!])) as Record<Environment, string>;
+/** Each environment's base path, from its bundle's server URL (`https://{host}/care/v0/sandbox`). */
+const BASE = Object.fromEntries(ENVIRONMENTS.map((env) => [env, String(specs[env].document.servers[0].url).replace(/^https?:\/\/[^/]+/, '')])) as Record<Environment, string>;
 const ENV_VALUE: Record<Environment, string> = { production: 'Production', sandbox: 'Sandbox' };
 
 // ---- the documented differences, read from docs/mocks.md ----
