@@ -75,11 +75,17 @@ export function createMockFront(options: MockFrontOptions): Server {
   const router = createRouter(spec, { bare: environment });
   const base = router.bases[environment] ?? '';
   const shaper = createPageShaper(spec);
-  let started = options.firstStart === undefined;
+  // what a 503 says: Prism restarting (it was up once), still starting, or never started (the mock is stopping)
+  let prismHistory: 'starting' | 'started' | 'never-started' = options.firstStart === undefined ? 'started' : 'starting';
   void options.firstStart?.then(
-    () => (started = true),
-    () => (started = true),
+    () => (prismHistory = 'started'),
+    () => (prismHistory = 'never-started'),
   );
+  const WHY_UNAVAILABLE = {
+    starting: 'the mock is starting its Prism process',
+    started: 'the mock is restarting its Prism process',
+    'never-started': 'the mock\'s Prism process did not start',
+  };
 
   const send = (res: ServerResponse, status: number, body: ErrorEnvelope, extra: Record<string, string> = {}) => {
     const text = JSON.stringify({ ...body, meta: { ...body.meta, requestId: newRequestId() } });
@@ -146,9 +152,9 @@ export function createMockFront(options: MockFrontOptions): Server {
 
     const body = await readForwardBody(req, operation);
     if ('status' in body) return refuse(req, res, body);
-    if (!started && !prismUrl()) await options.firstStart?.catch(() => undefined);
+    if (prismHistory === 'starting' && !prismUrl()) await options.firstStart?.catch(() => undefined);
     const target = prismUrl();
-    if (!target) return unavailable(req, res, started ? 'the mock is restarting its Prism process' : 'the mock is starting its Prism process');
+    if (!target) return unavailable(req, res, WHY_UNAVAILABLE[prismHistory]);
     const headers = forwardHeaders(req, operation);
     if (body.contentType) headers.set('content-type', body.contentType);
     const search = operation.list ? prismQuery(url.searchParams) : url.searchParams.toString();
