@@ -57,6 +57,8 @@ interface Outcome {
   allow: string | null;
   location: string | null;
   contentType: string | null;
+  /** Names of the headers present, in lower case. */
+  headerNames: Set<string>;
   json: any;
 }
 
@@ -204,7 +206,14 @@ function fromRaw(bytes: Buffer): Outcome {
   } catch {
     json = undefined;
   }
-  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '')?.[1] ?? 0), env: header('x-careapi-env'), allow: header('allow'), location: header('location'), contentType: header('content-type'), json };
+  const headerNames = new Set(lines.slice(1).map((line) => line.slice(0, line.indexOf(':')).trim().toLowerCase()));
+  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '')?.[1] ?? 0), env: header('x-careapi-env'), allow: header('allow'), location: header('location'), contentType: header('content-type'), headerNames, json };
+}
+
+function headerNamesOf(headers: Headers): Set<string> {
+  const names = new Set<string>();
+  headers.forEach((_value, name) => names.add(name.toLowerCase()));
+  return names;
 }
 
 async function send(origin: string, probe: Probe): Promise<Outcome> {
@@ -219,7 +228,7 @@ async function send(origin: string, probe: Probe): Promise<Outcome> {
     json = undefined;
   }
   const h = response.headers;
-  return { status: response.status, env: h.get('x-careapi-env'), allow: h.get('allow'), location: h.get('location'), contentType: h.get('content-type'), json };
+  return { status: response.status, env: h.get('x-careapi-env'), allow: h.get('allow'), location: h.get('location'), contentType: h.get('content-type'), headerNames: headerNamesOf(h), json };
 }
 
 // ---- comparing ----
@@ -252,6 +261,11 @@ function disagreements(probe: Probe, mock: Outcome, sandbox: Outcome): string[] 
     if (mock.status < 400 && mock.json && sandbox.json && Object.keys(mock.json.meta ?? {}).sort().join() !== Object.keys(sandbox.json.meta ?? {}).sort().join()) {
       out.push(`meta: mock ${Object.keys(mock.json.meta ?? {})}, sandbox ${Object.keys(sandbox.json.meta ?? {})}`);
     }
+  }
+  // every other header the description declares on this answer is sent by both or by neither
+  const declared = probe.operation?.responses.find((r) => r.status === String(mock.status))?.headers ?? [];
+  for (const name of declared.map((n) => n.toLowerCase())) {
+    if (mock.headerNames.has(name) !== sandbox.headerNames.has(name)) out.push(`${name}: mock ${mock.headerNames.has(name) ? 'sent' : 'absent'}, sandbox ${sandbox.headerNames.has(name) ? 'sent' : 'absent'}`);
   }
   if ((mock.location === null) !== (sandbox.location === null)) out.push(`Location: mock ${mock.location}, sandbox ${sandbox.location}`);
   else if (mock.location && sandbox.location) {
