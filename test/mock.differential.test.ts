@@ -235,10 +235,10 @@ async function send(origin: string, probe: Probe): Promise<Outcome> {
 
 const locationOf = (detail: string) => detail.slice(0, Math.max(0, detail.indexOf(': ')));
 
-/** The errors as sorted `location code` lines. */
+/** The errors as sorted `location code (title)` lines. */
 function errorKeys(outcome: Outcome): string[] {
   const errors: any[] = Array.isArray(outcome.json?.errors) ? outcome.json.errors : [];
-  return errors.map((e) => `${locationOf(String(e.detail))} ${e.code}`).sort();
+  return errors.map((e) => `${locationOf(String(e.detail))} ${e.code} (${e.title})`).sort();
 }
 
 function isEnvelope(outcome: Outcome, status: number): boolean {
@@ -290,7 +290,7 @@ const success = (outcome: Outcome) => outcome.status >= 200 && outcome.status < 
  */
 const EXPLAINED_BY: Record<string, (pair: Pair) => boolean> = {
   'No state': ({ probe }) => probe.afterChange === true,
-  'Any id answers': ({ mock, sandbox }) => mock.status !== 404 && sandbox.status === 404 && errorKeys(sandbox).every((key) => /^path\.\w+ not_found$/.test(key)),
+  'Any id answers': ({ mock, sandbox }) => mock.status !== 404 && sandbox.status === 404 && errorKeys(sandbox).every((key) => /^path\.\w+ not_found /.test(key)),
   'No scoping': ({ mock, sandbox }) => success(mock) && sandbox.status === 403,
   'Any bearer token': ({ probe, mock, sandbox }) => sandbox.status === 401 && /^Bearer \S/.test(probe.headers?.authorization ?? '') && !codes(mock).includes('unauthorized') && mock.status !== 401,
   'No token service': ({ probe, mock }) => (probe.path ?? '').startsWith('/auth/') && mock.status === 404,
@@ -299,7 +299,7 @@ const EXPLAINED_BY: Record<string, (pair: Pair) => boolean> = {
     if (mock.status !== 400 || !codes(mock).every((c) => /_type$/.test(c) || c === 'missing' || c === 'extra_forbidden')) return false;
     if (success(sandbox)) return true;
     const at = (outcome: Outcome) => errorKeys(outcome).map((key) => key.split(' ')[0]);
-    return sandbox.status === 400 && at(mock).join() === at(sandbox).join() && errorKeys(mock).every((key, i) => key === errorKeys(sandbox)[i] || /_type$/.test(key));
+    return sandbox.status === 400 && at(mock).join() === at(sandbox).join() && errorKeys(mock).every((key, i) => key === errorKeys(sandbox)[i] || /_type /.test(key));
   },
   'Prism\'s Prefer header': ({ probe }) => probe.headers?.prefer !== undefined,
   'No rate limiting': ({ sandbox }) => sandbox.status === 429,

@@ -28,8 +28,11 @@ export interface ForwardBody {
   contentType?: string;
 }
 
+/** Reason phrases of RFC 9110 where Node still writes the older ones (413 was "Payload Too Large"), as the service. */
+const RFC_9110_TITLES: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
+
 export function errorObject(status: number, detail: string, code: string): ErrorObject {
-  return { status: String(status), title: STATUS_CODES[status] ?? 'Error', detail, code };
+  return { status: String(status), title: RFC_9110_TITLES[status] ?? STATUS_CODES[status] ?? 'Error', detail, code };
 }
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
