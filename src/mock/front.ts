@@ -1,8 +1,9 @@
-// The front before each Prism (D-42): answers itself what Prism cannot take or the service answers otherwise
-// (malformed escapes, HEAD, unknown routes and methods, bodies that are not what they claim, parser refusals),
-// checks the list grammar Prism ignores, shapes list pages (src/mock/pages.ts), and makes every answer look like the
-// service's: error envelope, one error per problem, X-CareAPI-Env always set. While its Prism is (re)starting it
-// answers 503 with Retry-After.
+// The front before each Prism (D-42, D-96): routes with the sandbox's router (src/spec/routes.ts, D-95), answers
+// itself what Prism cannot take or the service answers otherwise (malformed escapes, HEAD, unknown routes and
+// methods, bodies that are not what they claim, uploads, parser refusals), checks the list grammar Prism ignores,
+// shapes list pages (src/mock/pages.ts), and makes every answer look like the service's: error envelope, one error per
+// problem, a requestId of its own, Location under its base, X-CareAPI-Env always set. Requests wait for Prism's first
+// start; while it restarts the front answers 503 with Retry-After.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseListQuery } from '../grammar/index.ts';
 import type { CareSpec, Environment, OperationSpec } from '../spec/index.ts';
@@ -178,12 +179,12 @@ export function createMockFront(options: MockFrontOptions): Server {
     if (answer.status >= 400) {
       const prismError = rewriteError(status, answer, bytes);
       const rewritten = prismError && (idsThatCannotExist(operation, params, prismError) ?? bodyErrors(operation, body.bytes, prismError));
-      if (rewritten && rewritten.errors[0]?.status === '404') return send(res, 404, rewritten);
       if (rewritten) {
         const extra: Record<string, string> = {};
         const challenge = answer.headers.get('www-authenticate');
         if (challenge) extra['WWW-Authenticate'] = challenge;
-        return send(res, status, rewritten, extra);
+        // the errors' own status: an id that cannot exist is 404 where Prism said 400
+        return send(res, Number(rewritten.errors[0]?.status ?? status), rewritten, extra);
       }
     }
     const out: Record<string, string | string[]> = {};

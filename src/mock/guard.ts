@@ -21,16 +21,6 @@ export const JSON_LIMIT = 1024 * 1024;
 const DRAIN_CAP = 64 * 1024 * 1024;
 export { JSON_DEPTH_LIMIT } from './hostile-json.ts';
 
-/** A path whose percent-encoding does not decode (`%zz`, a cut `%A`, `%C3%28`): 400 as the sandbox (D-69). */
-export function checkPath(rawPath: string): Refusal | undefined {
-  try {
-    decodeURIComponent(rawPath);
-    return undefined;
-  } catch {
-    return refuse(400, `path: malformed percent-encoding in ${rawPath}`, 'invalid_path');
-  }
-}
-
 /** A query whose escapes are not UTF-8 (D-82); a `%` without two hex digits stays a literal `%`, as URLSearchParams reads it. */
 export function checkQuery(rawSearch: string): Refusal | undefined {
   try {
