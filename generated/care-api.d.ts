@@ -795,7 +795,6 @@ export interface components {
             /**
              * @description A name for the key, to tell keys apart.
              * @example ServiceNow e-bonding production
-             * @example ServiceNow e-bonding production
              * @example ServiceNow e-bonding test
              * @example Jira Service Management bridge
              * @example Nightly reporting export
@@ -1104,7 +1103,6 @@ export interface components {
             /**
              * @description One-line summary of the case (at most 160 characters, decision D-32).
              * @example Printer on floor 3 does not print
-             * @example Printer on floor 3 does not print
              * @example VPN disconnects every few minutes
              * @example New starter needs a laptop and an account
              * @example Outlook cannot open the shared calendar
@@ -1116,7 +1114,6 @@ export interface components {
             shortDescription: string;
             /**
              * @description Longer description of the case (at most 4000 characters, decision D-05).
-             * @example The HP LaserJet in room 3.14 shows error 49.4C02 after every restart.
              * @example The HP LaserJet in room 3.14 shows error 49.4C02 after every restart.
              * @example Since Monday the VPN client drops the tunnel about every five minutes, on home Wi-Fi and on 4G.
              * @example Sofia Jansen starts on the first of the month in Finance; she needs a laptop, an e-mail account and badge access.
@@ -1324,7 +1321,6 @@ export interface components {
             /**
              * @description The comment (plain text, at most 4000 characters).
              * @example Replaced the fuser unit; please confirm the printer works.
-             * @example Replaced the fuser unit; please confirm the printer works.
              * @example Could you send a screenshot of the error message?
              * @example The problem is back since this morning.
              * @example We have scheduled an engineer visit for Thursday morning.
@@ -1529,7 +1525,6 @@ export interface components {
             readonly id: string;
             /**
              * @description Name of the contract as the service desk knows it.
-             * @example Acme Retail workplace support
              * @example Acme Retail workplace support
              * @example Acme Retail store network
              * @example Acme Retail warehouse devices
