@@ -918,6 +918,10 @@ export interface components {
             /**
              * @description A name for the key, to tell keys apart.
              * @example ServiceNow e-bonding production
+             * @example ServiceNow e-bonding test
+             * @example Jira Service Management bridge
+             * @example Nightly reporting export
+             * @example Monitoring integration
              */
             label: string;
             /**
@@ -1371,11 +1375,25 @@ export interface components {
             /**
              * @description One-line summary of the case (at most 160 characters, decision D-32).
              * @example Printer on floor 3 does not print
+             * @example VPN disconnects every few minutes
+             * @example New starter needs a laptop and an account
+             * @example Outlook cannot open the shared calendar
+             * @example Wi-Fi in meeting room Atlas is very slow
+             * @example Password reset for the warehouse scanner
+             * @example Teams calls drop audio after ten minutes
+             * @example Monitor flickers on the second docking station
              */
             shortDescription: string;
             /**
              * @description Longer description of the case (at most 4000 characters, decision D-05).
              * @example The HP LaserJet in room 3.14 shows error 49.4C02 after every restart.
+             * @example Since Monday the VPN client drops the tunnel about every five minutes, on home Wi-Fi and on 4G.
+             * @example Sofia Jansen starts on the first of the month in Finance; she needs a laptop, an e-mail account and badge access.
+             * @example Opening the Facilities calendar shows 'The set of folders cannot be opened' for everyone in the team.
+             * @example Video calls in Atlas freeze; a speed test there gives 2 Mbit/s while the corridor gives 200.
+             * @example The handheld scanner at dock 4 locked its user after three wrong passwords.
+             * @example Audio stops for both sides after about ten minutes; video continues. Happens on every laptop of the team.
+             * @example The external monitor flickers when the laptop is on the docking station on desk 12, not on desk 11.
              */
             description: string | null;
             status: components["schemas"]["CaseStatus"];
@@ -1657,6 +1675,11 @@ export interface components {
             /**
              * @description The comment (plain text, at most 4000 characters).
              * @example Replaced the fuser unit; please confirm the printer works.
+             * @example Could you send a screenshot of the error message?
+             * @example The problem is back since this morning.
+             * @example We have scheduled an engineer visit for Thursday morning.
+             * @example Confirmed: everything works again, thank you.
+             * @example Escalated to the network team; we will update you by 16:00.
              */
             text: string;
             /** @description Author of the comment, by e-mail. */
@@ -2036,6 +2059,10 @@ export interface components {
             /**
              * @description Name of the contract as the service desk knows it.
              * @example Acme Retail workplace support
+             * @example Acme Retail store network
+             * @example Acme Retail warehouse devices
+             * @example Acme Retail head office telephony
+             * @example Acme Retail e-commerce platform
              */
             readonly name: string;
             /** @description The customer the contract gives access to. */
@@ -3275,7 +3302,7 @@ export interface components {
          * @description Where the created resource is: an absolute path that includes the server's base path (`/care/v0` in production,
          *     `/care/v0/sandbox` in sandbox), e.g. `/care/v0/sandbox/cases/CS0010042`. Resolve it against the request URL
          *     (RFC 9110 section 10.2.2, RFC 3986 section 5); a GET on the result answers the resource (decision D-74).
-         * @example /care/v0/cases/CS0010042
+         * @example /care/v0/sandbox/cases/CS0010042
          */
         Location: string;
     };

@@ -2,7 +2,7 @@
 // (.dependency-cruiser.cjs): conformance and sandbox share no code, the store imports nothing of http, the grammar does
 // no I/O, packages/ holds no source, no import cycles. A second test gives the same rules a small tree that breaks each
 // wall once, so a rule that matches nothing (a path typo) fails here too.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cruise, type ICruiseOptions, type IViolation } from 'dependency-cruiser';
@@ -88,4 +88,21 @@ describe('architecture walls (dependency-cruiser, .dependency-cruiser.cjs)', () 
     expect([...named].filter((v) => v.includes('packages/client/build.ts'))).toEqual([]);
     expect([...named].filter((v) => v.startsWith('edge-') && v.includes('src/mock/guard.ts'))).toEqual([]);
   }, 120_000);
+});
+
+// One router (D-95): the sandbox and the mock front route with the one compiled from the description in src/spec, so
+// they cannot disagree on 404, 405 and Allow; no other module of theirs compiles path templates into patterns.
+describe('one router', () => {
+  const sources = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    );
+
+  it('the sandbox and the mock front import src/spec/routes.ts; no module of theirs compiles a route pattern', () => {
+    for (const user of ['src/sandbox/app.ts', 'src/mock/front.ts']) {
+      expect(readFileSync(join(root, user), 'utf8'), user).toMatch(/from '\.\.\/spec\/routes\.ts'/);
+    }
+    const compilers = ['src/spec', 'src/sandbox', 'src/mock'].flatMap(sources).filter((file) => readFileSync(join(root, file), 'utf8').includes("'([^/]+)'"));
+    expect(compilers).toEqual([join('src', 'spec', 'routes.ts')]);
+  });
 });

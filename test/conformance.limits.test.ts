@@ -34,7 +34,7 @@ function otherLimits(dir: string): string {
 const RESULTS_OF = ['validation.limit-request-head', 'validation.limit-json-depth', 'validation.limit-json-body', 'validation.limit-request-fields', 'resources.limit-upload'];
 
 async function run(sandbox: Sandbox) {
-  const config = validateConfig(JSON.parse(JSON.stringify(conformanceConfig(sandbox.url, sandbox.demo, 'sandbox'))));
+  const config = validateConfig(JSON.parse(JSON.stringify(conformanceConfig(sandbox.url, sandbox.demo, 'sandbox', sandbox.svc.spec))));
   const report = await runSuite({ config, allowWrites: false, stateless: false, areas: [], listen: '127.0.0.1:0', deliveryTimeoutMs: 5_000 }, limitsChecks, published);
   const [preflight, ...results] = report.results;
   expect(`${preflight.id} ${preflight.status}`).toBe('operations.preflight passed');

@@ -30,7 +30,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'care-deprecation-'));
 const bundle = join(scratch, 'care-api.yaml');
 writeFileSync(bundle, stringify(deprecatedBundle()));
 const options = (sandbox: Sandbox): RunOptions => ({
-  config: conformanceConfig(new URL(sandbox.url).origin, sandbox.demo, 'sandbox'),
+  config: conformanceConfig(new URL(sandbox.url).origin, sandbox.demo, 'sandbox', sandbox.svc.spec),
   allowWrites: false, stateless: false, areas: [], listen: '127.0.0.1:0', deliveryTimeoutMs: 5000,
 } as RunOptions);
 

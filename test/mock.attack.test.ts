@@ -6,11 +6,11 @@
 // process ended. Then one Prism is killed by its pid: the front answers 503 with Retry-After, and 200 once its
 // supervisor has restarted it, without a restart of npm start.
 import fc from 'fast-check';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleOf, pathExamples } from '../src/mock/examples.ts';
 import { bundlePath, loadSpec, type Environment, type OperationSpec } from '../src/spec/index.ts';
 import { npmStart, urlAfter, type StartProcess } from './helpers/npm-start.ts';
+import { rawCorpus, sendRaw } from './helpers/raw-corpus.ts';
 
 const GENERATED_PER_MOCK = 400;
 const ENV_VALUES: Record<Environment, string> = { production: 'Production', sandbox: 'Sandbox' };
@@ -133,78 +133,7 @@ function requestArb(environment: Environment): fc.Arbitrary<Generated> {
   });
 }
 
-// ---- malformed HTTP over raw sockets ----
-
-function rawCorpus(): Array<{ what: string; bytes: Buffer; head?: boolean }> {
-  const crlf = (lines: string[]) => lines.join('\r\n');
-  const request = (line: string, headers: string[] = [], body: Buffer | string = '') =>
-    Buffer.concat([Buffer.from(crlf([line, 'Host: mock', 'Authorization: Bearer mock-token', 'Connection: close', ...headers, '', '']), 'latin1'), Buffer.from(body)]);
-  const json = (body: Buffer | string) => [`Content-Type: application/json`, `Content-Length: ${Buffer.byteLength(body)}`];
-  const out: Array<{ what: string; bytes: Buffer; head?: boolean }> = [
-    { what: 'path %zz', bytes: request('GET /cases/%zz HTTP/1.1') },
-    { what: 'path cut escape', bytes: request('GET /cases/%A HTTP/1.1') },
-    { what: 'path escapes not UTF-8', bytes: request('GET /cases/%C3%28 HTTP/1.1') },
-    { what: 'path lone %', bytes: request('GET /cases/% HTTP/1.1') },
-    { what: 'path %00', bytes: request('GET /cases/a%00b HTTP/1.1') },
-    { what: 'query %zz', bytes: request('GET /cases?filter%zz=1 HTTP/1.1') },
-    { what: 'query not UTF-8', bytes: request('GET /cases?filter[status]=%C3%28 HTTP/1.1') },
-    { what: 'raw NUL in path', bytes: request('GET /cases/a\u0000b HTTP/1.1') },
-    { what: 'raw invalid UTF-8 in path', bytes: Buffer.concat([Buffer.from('GET /cases/'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' HTTP/1.1\r\nHost: mock\r\nAuthorization: Bearer mock-token\r\nConnection: close\r\n\r\n')]) },
-    { what: 'raw invalid UTF-8 in query', bytes: Buffer.concat([Buffer.from('GET /cases?filter[shortDescription]='), Buffer.from([0xc3, 0x28, 0xa0]), Buffer.from(' HTTP/1.1\r\nHost: mock\r\nAuthorization: Bearer mock-token\r\nConnection: close\r\n\r\n')]) },
-    { what: 'over-long path', bytes: request(`GET /cases/${'x'.repeat(20_000)} HTTP/1.1`) },
-    { what: 'long path under the limit', bytes: request(`GET /cases/${'x'.repeat(12_000)} HTTP/1.1`) },
-    { what: 'over-long query', bytes: request(`GET /cases?filter[shortDescription][contains]=${'y'.repeat(20_000)} HTTP/1.1`) },
-    { what: 'over-long header', bytes: request('GET /cases HTTP/1.1', [`X-Long: ${'z'.repeat(20_000)}`]) },
-    { what: 'header flood', bytes: request('GET /cases HTTP/1.1', Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`)) },
-    { what: 'many small headers under the limit', bytes: request('GET /cases HTTP/1.1', Array.from({ length: 500 }, (_, i) => `X-${i}: v`)) },
-    { what: 'NUL in a header', bytes: request('GET /cases HTTP/1.1', ['X-Bad: a\u0000b']) },
-    { what: 'malformed Accept', bytes: request('GET /cases HTTP/1.1', ['Accept: ;;;q=x']) },
-    { what: 'Accept ;', bytes: request('GET /cases HTTP/1.1', ['Accept: ;']) },
-    { what: 'garbage Prefer', bytes: request('GET /cases HTTP/1.1', ['Prefer: code=abc, example=???']) },
-    { what: 'garbage request line', bytes: Buffer.from('HELLO\r\n\r\n') },
-    { what: 'HTTP/0.9 style', bytes: Buffer.from('GET /cases\r\n\r\n') },
-    { what: 'unknown method', bytes: request('FOO /cases HTTP/1.1') },
-    { what: 'CONNECT', bytes: request('CONNECT 127.0.0.1:9 HTTP/1.1') },
-    { what: 'an Expect other than 100-continue (417)', bytes: request('POST /cases HTTP/1.1', ['Expect: foo', ...json('{}')], '{}') },
-    { what: 'two Host lines (400)', bytes: request('GET /cases HTTP/1.1', ['Host: other.example']) },
-    { what: 'HEAD', bytes: request('HEAD /cases HTTP/1.1'), head: true },
-    { what: 'HEAD malformed path', bytes: request('HEAD /cases/%zz HTTP/1.1'), head: true },
-    { what: 'TRACE', bytes: request('TRACE /cases HTTP/1.1') },
-    { what: 'PROPFIND', bytes: request('PROPFIND /cases HTTP/1.1') },
-    { what: 'PURGE', bytes: request('PURGE /cases/CS0010042 HTTP/1.1') },
-    { what: 'OPTIONS', bytes: request('OPTIONS /cases HTTP/1.1') },
-    { what: 'DELETE on a list', bytes: request('DELETE /cases HTTP/1.1') },
-    { what: 'absolute-form target', bytes: request('GET http://mock/cases HTTP/1.1') },
-    { what: 'asterisk target', bytes: request('GET * HTTP/1.1') },
-    { what: 'non-JSON body', bytes: request('POST /cases HTTP/1.1', json('this is not json'), 'this is not json') },
-    { what: 'JSON body not UTF-8', bytes: request('POST /cases HTTP/1.1', json(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])), Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])) },
-    { what: 'deep JSON', bytes: request('POST /cases HTTP/1.1', json('['.repeat(5000) + ']'.repeat(5000)), '['.repeat(5000) + ']'.repeat(5000)) },
-    { what: 'garbage content type', bytes: request('POST /cases HTTP/1.1', ['Content-Type: ;;;==', 'Content-Length: 2'], '{}') },
-    { what: 'JSON with a bogus charset', bytes: request('POST /cases HTTP/1.1', ['Content-Type: application/json; charset=klingon', 'Content-Length: 2'], '{}') },
-    { what: 'text body to a JSON operation', bytes: request('PATCH /cases/CS0010042 HTTP/1.1', ['Content-Type: text/plain', 'Content-Length: 5'], 'hello') },
-    { what: 'multipart without boundary', bytes: request('POST /cases/CS0010042/attachments HTTP/1.1', ['Content-Type: multipart/form-data', 'Content-Length: 5'], 'hello') },
-    { what: 'multipart garbage', bytes: request('POST /cases/CS0010042/attachments HTTP/1.1', ['Content-Type: multipart/form-data; boundary=zz', 'Content-Length: 5'], 'hello') },
-    { what: 'huge JSON body (3 MiB)', bytes: request('POST /cases HTTP/1.1', json(`{"description":"${'x'.repeat(3 * 1024 * 1024)}"}`), `{"description":"${'x'.repeat(3 * 1024 * 1024)}"}`) },
-    { what: 'huge upload (11 MiB)', bytes: request('POST /cases/CS0010042/attachments HTTP/1.1', ['Content-Type: multipart/form-data; boundary=zz', `Content-Length: ${11 * 1024 * 1024}`], Buffer.alloc(11 * 1024 * 1024, 97)) },
-    { what: 'body on a GET', bytes: request('GET /cases HTTP/1.1', json('{"a":1}'), '{"a":1}') },
-    { what: 'malformed chunked body', bytes: request('POST /cases HTTP/1.1', ['Content-Type: application/json', 'Transfer-Encoding: chunked'], 'zz\r\n{}\r\n0\r\n\r\n') },
-    { what: 'both Content-Length and chunked', bytes: request('POST /cases HTTP/1.1', ['Content-Type: application/json', 'Content-Length: 2', 'Transfer-Encoding: chunked'], '2\r\n{}\r\n0\r\n\r\n') },
-    { what: 'two Content-Lengths', bytes: request('POST /cases HTTP/1.1', ['Content-Type: application/json', 'Content-Length: 2', 'Content-Length: 3'], '{} ') },
-  ];
-  return out;
-}
-
-/** One raw request on its own connection; the answer read to the close (every request says Connection: close). */
-function sendRaw(port: number, bytes: Buffer): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('close', () => resolve(Buffer.concat(chunks)));
-    socket.on('error', () => {}); // a reset after the answer (the server stops reading a huge body): the answer counts
-    socket.write(bytes); // not end(): a half-closed request is dropped by Node's server before it is answered
-  });
-}
+// ---- malformed HTTP over raw sockets: test/helpers/raw-corpus.ts ----
 
 function parseRaw(what: string, answer: Buffer, head: boolean): Outcome {
   const text = answer.toString('latin1');

@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleOf } from '../src/mock/examples.ts';
-import { createMockFront, startMock, type RunningMock } from '../src/mock/index.ts';
+import { bindMock, createMockFront, startMock, type RunningMock } from '../src/mock/index.ts';
 import { LIST_SIZE } from '../src/mock/pages.ts';
 import { isPrismProblem } from '../src/mock/supervisor.ts';
 import { loadSpec, bundlePath, validatorFor } from '../src/spec/index.ts';
@@ -148,10 +148,22 @@ describe('mock front: requests Prism cannot take', () => {
     const unknownMethod = await call('/cases/CS0010042', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
     expectEnvelope(unknownMethod, 405, 1);
     expect(unknownMethod.response.headers.get('allow')).toBe('GET, HEAD, PATCH');
-    // the trigger's path matches /events/{eventId} too: both operations' methods are allowed
-    const trigger = await fetch(`${mock.url}/events/case.updated`, { method: 'DELETE', headers: auth });
-    expect(trigger.status).toBe(405);
-    expect(trigger.headers.get('allow')).toBe('GET, HEAD, POST');
+    // the trigger's path is its own: GET there is 405 Allow: POST, as at the sandbox, not a read of an event (D-95)
+    for (const method of ['DELETE', 'GET']) {
+      const trigger = await call('/care/v0/sandbox/events/case.updated', { method });
+      expectEnvelope(trigger, 405, 1);
+      expect(trigger.response.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('serves absolute-form request lines (RFC 9112 section 3.2.2), and answers a target that is no URL 404', async () => {
+    const absolute = await raw('GET http://care.example/care/v0/sandbox/cases/CS0010043 HTTP/1.1\r\nHost: care.example\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n');
+    expect(absolute.status).toBe(200);
+    expect(absolute.body.data.id).toBe('CS0010043');
+    const bracket = await raw('GET //[/cases HTTP/1.1\r\nHost: mock\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n');
+    expect(bracket.status).toBe(404); // was a 500 "mock front failed: TypeError: Invalid URL"
+    expect(validateEnvelope(bracket.body)).toBe(true);
+    expect(bracket.body.errors[0].code).toBe('not_found');
   });
 
   it('survives a malformed Accept header (Prism alone exits on it): the service reads no Accept', async () => {
@@ -177,7 +189,8 @@ describe('mock front: requests Prism cannot take', () => {
     expectEnvelope(huge, 413, 1);
     expect(huge.body.errors[0].code).toBe('payload_too_large');
     const noBoundary = await call('/cases/CS0010042/attachments', { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'hello' });
-    expectEnvelope(noBoundary, 415, 1);
+    expectEnvelope(noBoundary, 400, 1); // as the sandbox: the media type is right, the body cannot be read
+    expect(noBoundary.body.errors[0].code).toBe('value_error');
   });
 
   it('answers over-long URLs and headers 431, malformed requests 400, CONNECT 405: raw, in the envelope, with X-CareAPI-Env', async () => {
@@ -209,6 +222,64 @@ describe('mock front: requests Prism cannot take', () => {
       front.close();
     }
   });
+});
+
+// What a stateless mock has no reason to answer otherwise than the sandbox (issue 44, D-96); the comparison with
+// the sandbox on a whole corpus is test/mock.differential.test.ts.
+describe('mock front: answers as the sandbox does', () => {
+  const json = { 'content-type': 'application/json' };
+
+  it('writes Location under its own base path, naming the created resource', async () => {
+    const created = await call('/cases', { method: 'POST', headers: json, body: JSON.stringify({ contract: 'CT0000101', shortDescription: 'x' }) });
+    expect(created.response.status).toBe(201);
+    expect(created.response.headers.get('location')).toBe(`/care/v0/sandbox/cases/${created.body.data.id}`);
+    const comment = await call('/care/v0/sandbox/cases/CS0010050/comments', { method: 'POST', headers: json, body: JSON.stringify(exampleOf(spec, spec.operation('createCaseComment').requestBody!.schema)) });
+    expect(comment.response.status).toBe(201);
+    expect(comment.response.headers.get('location')).toBe(`/care/v0/sandbox/cases/CS0010050/comments/${comment.body.data.id}`);
+    expect((await call(comment.response.headers.get('location')!)).response.status).toBe(200);
+  });
+
+  it('takes uploads Prism cannot: a file part without Content-Type, without filename, two file parts; Prism lives on', async () => {
+    const pid = mock.prismPid;
+    const parts = [
+      'Content-Disposition: form-data; name="file"; filename="log.txt"\r\n\r\nprinter log',
+      'Content-Disposition: form-data; name="file"\r\nContent-Type: text/plain\r\n\r\nprinter log',
+      'Content-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nfirst\r\n--zz\r\nContent-Disposition: form-data; name="file"; filename="b.png"\r\nContent-Type: image/png\r\n\r\nsecond',
+    ];
+    for (const part of parts) {
+      const upload = await call('/cases/CS0010050/attachments', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=zz' }, body: `--zz\r\n${part}\r\n--zz--\r\n` });
+      expect(upload.response.status).toBe(201);
+      expect(upload.response.headers.get('location')).toMatch(/^\/care\/v0\/sandbox\/cases\/CS0010050\/attachments\/AT\d+$/);
+    }
+    const none = await call('/cases/CS0010050/attachments', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=zz' }, body: '--zz\r\nContent-Disposition: form-data; name="other"\r\n\r\nx\r\n--zz--\r\n' });
+    expectEnvelope(none, 400, 1);
+    expect(none.body.errors[0]).toMatchObject({ detail: 'body.file: Field required', code: 'missing' });
+    expect(mock.prismPid).toBe(pid); // Prism alone exits on the first of these
+  });
+
+  it('refuses a lone surrogate 400 string_unicode (D-82) and names every unknown key', async () => {
+    const surrogate = await call('/cases', { method: 'POST', headers: json, body: JSON.stringify({ contract: 'CT0000101', shortDescription: 'a \ud800 b' }) });
+    expectEnvelope(surrogate, 400, 1);
+    expect(surrogate.body.errors[0]).toMatchObject({ code: 'string_unicode', detail: expect.stringMatching(/^body\.shortDescription: /) });
+    const keys = Array.from({ length: 12 }, (_, i) => `extra${i}`);
+    const unknown = await call('/cases/CS0010050', { method: 'PATCH', headers: json, body: JSON.stringify(Object.fromEntries(keys.map((key) => [key, 1]))) });
+    expectEnvelope(unknown, 400, 12);
+    expect(unknown.body.errors.map((e: any) => e.detail).sort()).toEqual(keys.map((key) => `body.${key}: Extra inputs are not permitted`).sort());
+  });
+
+  it('holds requests that come before its Prism first listens, rather than answer 503 "restarting"', async () => {
+    const bound = await bindMock({ environment: 'sandbox', log: () => undefined });
+    try {
+      const early = fetch(`${bound.url}/cases?page[size]=1`, { headers: auth }); // sent before Prism is started
+      const running = await bound.start();
+      const response = await early;
+      expect(response.status).toBe(200);
+      expect((await response.json()).data).toHaveLength(1);
+      expect(running.url).toBe(bound.url);
+    } finally {
+      await bound.close();
+    }
+  }, 120_000);
 });
 
 // Lists that look like the service's (issue 35 part 4, D-42): the front shapes Prism's one example into a fixed
@@ -251,7 +322,21 @@ describe('mock front: list pages', () => {
       expect([1, 2]).toContain(c.priority);
     }
     expect(open.data.map((c: any) => c.priority)).toEqual([...open.data.map((c: any) => c.priority)].sort((a, b) => b - a));
-    expect(await list('?filter[status]=10&filter[priority][in]=1,2&sort=-priority,id')).toEqual(open);
+    expect((await list('?filter[status]=10&filter[priority][in]=1,2&sort=-priority,id')).data).toEqual(open.data);
+  });
+
+  it('varies the text of its items, from the description\'s examples: a text filter narrows the list (D-97)', async () => {
+    const all = await list('?page[size]=200');
+    const summaries = new Set(all.data.map((c: any) => c.shortDescription));
+    const { example, examples } = spec.resolve('#/components/schemas/Case').properties.shortDescription;
+    expect(summaries).toEqual(new Set([example, ...examples]));
+    expect(new Set(all.data.map((c: any) => c.description)).size).toBeGreaterThan(2);
+    const vpn = await list('?filter[shortDescription][contains]=VPN&page[size]=200');
+    expect(vpn.meta.page.totalCount).toBeGreaterThan(0);
+    expect(vpn.meta.page.totalCount).toBeLessThan(LIST_SIZE);
+    for (const c of vpn.data) expect(c.shortDescription).toContain('VPN');
+    const comments = await call('/cases/CS0010043/comments?page[size]=200');
+    expect(new Set(comments.body.data.map((c: any) => c.text)).size).toBeGreaterThan(2);
   });
 
   it('starts with the description\'s own example (the docs\' sample), and answers a listed id with that item', async () => {
@@ -294,9 +379,11 @@ describe('mock front: what differs from the sandbox', () => {
     expect(result.body.errors[0].detail).toMatch(/^body\.priority: /);
   });
 
-  it('answers the same meta.requestId every time (the sandbox: one per request)', async () => {
-    const [a, b] = [await call('/cases/CS0010042'), await call('/cases/CS0010042')];
-    expect(a.body.meta.requestId).toBe(b.body.meta.requestId);
+  it('gives every answer its own meta.requestId, errors included, as the sandbox does', async () => {
+    const answers = [await call('/cases/CS0010042'), await call('/cases/CS0010042'), await call('/cases?page[size]=1'), await call('/tickets'), await call('/cases', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })];
+    const ids = answers.map((a) => a.body.meta.requestId);
+    for (const id of ids) expect(id).toMatch(/^req_[0-9A-Z]{26}$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('takes Prism\'s Prefer header (the sandbox ignores it): Prefer: code=404 answers the 404 example in the envelope', async () => {

@@ -2,6 +2,7 @@
 // kept up to a limit the caller takes from the description (x-care-limits, D-100), and past a hard cap the socket is
 // cut. Below src/mock and src/sandbox, above nothing but Node.
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 
 /**
  * Bytes read and dropped beyond a limit, so the client receives the 413 rather than a reset; past this the socket is
@@ -21,7 +22,7 @@ export function hasBody(req: IncomingMessage): boolean {
 }
 
 /** The body when it is at most `limit` bytes, else 'too-large' (read to its end, up to the drain cap). */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+export async function readBody(req: Readable, limit: number): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -36,7 +37,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 }
 
 /** Read the rest of a body and keep none of it. */
-export async function drainBody(req: IncomingMessage): Promise<void> {
+export async function drainBody(req: Readable): Promise<void> {
   await readBody(req, 0);
 }
 

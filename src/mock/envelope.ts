@@ -1,4 +1,5 @@
 // Prism's answers, rewritten into the error envelope of seed section 7 (one error object per problem).
+import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { GrammarError } from '../grammar/index.ts';
 
@@ -14,8 +15,33 @@ export interface ErrorEnvelope {
   errors: ErrorObject[];
 }
 
+/** An answer the front gives itself instead of asking Prism. */
+export interface Refusal {
+  status: number;
+  body: ErrorEnvelope;
+  headers?: Record<string, string>;
+}
+
+/** A request body as it is passed to Prism. */
+export interface ForwardBody {
+  bytes?: Buffer;
+  contentType?: string;
+}
+
+/** Reason phrases of RFC 9110 where Node still writes the older ones (413 was "Payload Too Large"), as the service. */
+const RFC_9110_TITLES: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
+
 export function errorObject(status: number, detail: string, code: string): ErrorObject {
-  return { status: String(status), title: STATUS_CODES[status] ?? 'Error', detail, code };
+  return { status: String(status), title: RFC_9110_TITLES[status] ?? STATUS_CODES[status] ?? 'Error', detail, code };
+}
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A request id as the service writes them (`req_` and 26 characters of Crockford's base 32), new for each answer. */
+export function newRequestId(): string {
+  let out = 'req_';
+  for (const byte of randomBytes(26)) out += ALPHABET[byte % 32];
+  return out;
 }
 
 export function envelope(errors: ErrorObject[]): ErrorEnvelope {
@@ -45,6 +71,7 @@ const KEYWORD_CODES: Record<string, string> = {
   minLength: 'string_too_short',
   maxItems: 'too_long',
   minItems: 'too_short',
+  minProperties: 'too_short',
   pattern: 'string_pattern_mismatch',
   enum: 'enum',
   const: 'literal_error',

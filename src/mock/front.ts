@@ -1,13 +1,16 @@
-// The front before each Prism (D-42): answers itself what Prism cannot take or the service answers otherwise
-// (malformed escapes, HEAD, unknown routes and methods, bodies that are not what they claim, parser refusals),
-// checks the list grammar Prism ignores, shapes list pages (src/mock/pages.ts), and makes every answer look like the
-// service's: error envelope, one error per problem, X-CareAPI-Env always set. While its Prism is (re)starting it
-// answers 503 with Retry-After.
+// The front before each Prism (D-42, D-96): routes with the sandbox's router (src/spec/routes.ts, D-95), answers
+// itself what Prism cannot take or the service answers otherwise (malformed escapes, HEAD, unknown routes and
+// methods, bodies that are not what they claim, uploads, parser refusals), checks the list grammar Prism ignores,
+// shapes list pages (src/mock/pages.ts), and makes every answer look like the service's: error envelope, one error per
+// problem, a requestId of its own, Location under its base, X-CareAPI-Env always set. Requests wait for Prism's first
+// start; while it restarts the front answers 503 with Retry-After.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseListQuery } from '../grammar/index.ts';
-import type { CareSpec, OperationSpec } from '../spec/index.ts';
-import { envelope, errorObject, fromForeignBody, fromGrammarErrors, fromViolations, isEnvelope, serviceStatus, type ErrorEnvelope } from './envelope.ts';
-import { checkHostLines, checkPath, checkQuery, expectationFailed, forwardHeaders, readForwardBody, type Refusal } from './guard.ts';
+import type { CareSpec, Environment, OperationSpec } from '../spec/index.ts';
+import { createRouter, requestTarget } from '../spec/routes.ts';
+import { envelope, errorObject, fromForeignBody, fromGrammarErrors, fromViolations, isEnvelope, newRequestId, serviceStatus, type ErrorEnvelope } from './envelope.ts';
+import { everyExtraKey, oneErrorPerUnion } from './body-errors.ts';
+import { checkHostLines, checkQuery, expectationFailed, forwardHeaders, readForwardBody, type Refusal } from './guard.ts';
 import { createPageShaper } from './pages.ts';
 import { clientErrorAnswer, headTooLargeDetail, writeRaw } from './raw-answers.ts';
 import { requestHeadBytes } from '../edge/head.ts';
@@ -21,61 +24,6 @@ export function envHeaderValue(spec: CareSpec): string {
     throw new Error(`${ENV_HEADER} must allow exactly one value in an environment bundle, got ${JSON.stringify(values)}`);
   }
   return values[0];
-}
-
-/** Path of the bundle's server (`/care/v0` or `/care/v0/sandbox`), so full service URLs work on the mock too. */
-function serverPathPrefix(spec: CareSpec): string {
-  const url = String(spec.document?.servers?.[0]?.url ?? '');
-  const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '');
-  return path.replace(/\/+$/, '');
-}
-
-interface RouteMatcher {
-  operation: OperationSpec;
-  pattern: RegExp;
-  names: string[];
-  /** Literal characters: more literal wins over a parameter (`/events/case.updated` over `/events/{eventId}`). */
-  weight: number;
-}
-
-function routes(spec: CareSpec): RouteMatcher[] {
-  return spec.operations
-    .map((operation) => {
-      const names: string[] = [];
-      const source = operation.path
-        .split(/(\{[^}]+\})/)
-        .map((part) => {
-          if (!part.startsWith('{')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          names.push(part.slice(1, -1));
-          return '([^/]+)';
-        })
-        .join('');
-      return { operation, pattern: new RegExp(`^${source}/?$`), names, weight: operation.path.replace(/\{[^}]+\}/g, '').length };
-    })
-    .sort((a, b) => b.weight - a.weight);
-}
-
-type Match =
-  | { kind: 'found'; operation: OperationSpec; params: Record<string, string> }
-  | { kind: 'method'; allow: string[] }
-  | { kind: 'none' };
-
-/** The operation of a method and path; HEAD is answered by GET wherever GET is (D-69). */
-function matchRoute(matchers: RouteMatcher[], method: string, path: string): Match {
-  const wanted = method === 'HEAD' ? 'get' : method.toLowerCase();
-  const allow = new Set<string>();
-  for (const matcher of matchers) {
-    const m = matcher.pattern.exec(path);
-    if (!m) continue;
-    if (matcher.operation.method === wanted) {
-      const params: Record<string, string> = {};
-      matcher.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1])));
-      return { kind: 'found', operation: matcher.operation, params };
-    }
-    allow.add(matcher.operation.method.toUpperCase());
-    if (matcher.operation.method === 'get') allow.add('HEAD');
-  }
-  return allow.size > 0 ? { kind: 'method', allow: [...allow].sort() } : { kind: 'none' };
 }
 
 /** Rewrites `filter[f]=v` as `filter[f][eq]=v`: Prism validates only declared properties, so it needs the long form. */
@@ -103,18 +51,46 @@ export interface MockFrontOptions {
   spec: CareSpec;
   /** Base URL of that Prism, e.g. http://127.0.0.1:4010; a function when it can change (restarts), undefined while down. */
   prismUrl: string | (() => string | undefined);
+  /**
+   * Settles once Prism has listened for the first time (rejects if it never does): a request that comes before is
+   * held until then rather than answered 503, since nothing is restarting yet.
+   */
+  firstStart?: Promise<unknown>;
+}
+
+/** The one environment an environment bundle serves (its server's `x-care-environment`). */
+function environmentOfBundle(spec: CareSpec): Environment {
+  const servers: any[] = spec.document?.servers ?? [];
+  const envs = [...new Set(servers.map((server) => server?.['x-care-environment']))];
+  if (envs.length !== 1 || (envs[0] !== 'production' && envs[0] !== 'sandbox')) {
+    throw new Error(`an environment bundle has servers of exactly one environment, got ${JSON.stringify(envs)}`);
+  }
+  return envs[0];
 }
 
 export function createMockFront(options: MockFrontOptions): Server {
   const { spec } = options;
   const prismUrl = typeof options.prismUrl === 'string' ? () => options.prismUrl as string : options.prismUrl;
   const envValue = envHeaderValue(spec);
-  const prefix = serverPathPrefix(spec);
-  const matchers = routes(spec);
+  const environment = environmentOfBundle(spec);
+  // the sandbox's router (D-95): `/cases` and `/care/v0/sandbox/cases` both reach listCases on the sandbox mock
+  const router = createRouter(spec, { bare: environment });
+  const base = router.bases[environment] ?? '';
   const shaper = createPageShaper(spec);
+  // what a 503 says: Prism restarting (it was up once), still starting, or never started (the mock is stopping)
+  let prismHistory: 'starting' | 'started' | 'never-started' = options.firstStart === undefined ? 'started' : 'starting';
+  void options.firstStart?.then(
+    () => (prismHistory = 'started'),
+    () => (prismHistory = 'never-started'),
+  );
+  const WHY_UNAVAILABLE = {
+    starting: 'the mock is starting its Prism process',
+    started: 'the mock is restarting its Prism process',
+    'never-started': 'the mock\'s Prism process did not start',
+  };
 
   const send = (res: ServerResponse, status: number, body: ErrorEnvelope, extra: Record<string, string> = {}) => {
-    const text = JSON.stringify(body);
+    const text = JSON.stringify({ ...body, meta: { ...body.meta, requestId: newRequestId() } });
     res.writeHead(status, {
       ...CORS,
       'content-type': 'application/json',
@@ -128,7 +104,7 @@ export function createMockFront(options: MockFrontOptions): Server {
     if (!req.readableEnded) req.resume(); // the client gets the answer rather than a reset
     send(res, refusal.status, refusal.body, refusal.headers);
   };
-  const unavailable = (req: IncomingMessage, res: ServerResponse, why = 'the mock is restarting its Prism process') =>
+  const unavailable = (req: IncomingMessage, res: ServerResponse, why: string) =>
     refuse(req, res, {
       status: 503,
       body: envelope([errorObject(503, `server: ${why}; retry in a moment`, 'mock_unavailable')]),
@@ -136,13 +112,12 @@ export function createMockFront(options: MockFrontOptions): Server {
     });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const rawTarget = req.url ?? '/';
-    const rawPath = rawTarget.split('?')[0];
-    const problem = checkPath(rawPath) ?? checkQuery(rawTarget.slice(rawPath.length));
-    if (problem) return refuse(req, res, problem);
-    const url = new URL(rawTarget.startsWith('/') ? rawTarget : `/${rawTarget}`, 'http://mock');
-    const path = prefix && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+    const url = requestTarget(req.url);
     const method = (req.method ?? 'GET').toUpperCase();
+    if (!url) {
+      const detail = `request: the request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path`;
+      return refuse(req, res, { status: 400, body: envelope([errorObject(400, detail, 'invalid_target')]) });
+    }
 
     // Browser preflights, as Prism and the sandbox answer them.
     if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
@@ -150,7 +125,13 @@ export function createMockFront(options: MockFrontOptions): Server {
       res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'GET, HEAD, POST, PATCH, DELETE', [ENV_HEADER]: envValue });
       return res.end();
     }
-    const match = matchRoute(matchers, method, path);
+    // The order of the sandbox's checks: the path's escapes, the query's, the route, the method.
+    const match = router.match(method, url.pathname);
+    if (match.kind === 'malformed') {
+      return refuse(req, res, { status: 400, body: envelope([errorObject(400, `path: malformed percent-encoding in ${url.pathname}`, 'invalid_path')]) });
+    }
+    const badQuery = checkQuery(url.search);
+    if (badQuery) return refuse(req, res, badQuery);
     if (match.kind === 'none') {
       return refuse(req, res, { status: 404, body: envelope([errorObject(404, `path: no operation at ${method} ${url.pathname}`, 'not_found')]) });
     }
@@ -162,16 +143,20 @@ export function createMockFront(options: MockFrontOptions): Server {
         headers: { Allow: allow },
       });
     }
-    const { operation, params } = match;
+    const { params } = match;
+    const operation = match.route.operation;
+    // Prism serves the paths below the base
+    const path = url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
 
     // Authentication comes first at the service; Prism answers the 401 itself.
     const listQuery = operation.list && req.headers.authorization ? parseListQuery(url.searchParams, operation.list, spec.operators) : undefined;
     if (listQuery && listQuery.errors.length > 0) return refuse(req, res, { status: 400, body: fromGrammarErrors(listQuery.errors) });
 
-    const body = await readForwardBody(req, operation, spec.limits);
+    const body = await readForwardBody(req, operation, spec);
     if ('status' in body) return refuse(req, res, body);
+    if (prismHistory === 'starting' && !prismUrl()) await options.firstStart?.catch(() => undefined);
     const target = prismUrl();
-    if (!target) return unavailable(req, res);
+    if (!target) return unavailable(req, res, WHY_UNAVAILABLE[prismHistory]);
     const headers = forwardHeaders(req, operation);
     if (body.contentType) headers.set('content-type', body.contentType);
     const search = operation.list ? prismQuery(url.searchParams) : url.searchParams.toString();
@@ -193,38 +178,48 @@ export function createMockFront(options: MockFrontOptions): Server {
     const status = serviceStatus(answer.status);
 
     if (answer.status >= 400) {
-      const rewritten = rewriteError(status, answer, bytes);
+      const prismError = rewriteError(status, answer, bytes);
+      const rewritten = prismError && (idsThatCannotExist(operation, params, prismError) ?? bodyErrors(operation, body.bytes, prismError));
       if (rewritten) {
         const extra: Record<string, string> = {};
         const challenge = answer.headers.get('www-authenticate');
         if (challenge) extra['WWW-Authenticate'] = challenge;
-        return send(res, status, rewritten, extra);
+        // the errors' own status: an id that cannot exist is 404 where Prism said 400
+        return send(res, Number(rewritten.errors[0]?.status ?? status), rewritten, extra);
       }
     }
-    if (status === 200 && /json/.test(answer.headers.get('content-type') ?? '')) {
-      bytes = shape(operation, listQuery?.query, params, bytes);
-    }
-
     const out: Record<string, string | string[]> = {};
     answer.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name) && name !== ENV_HEADER.toLowerCase()) out[name] = value;
     });
+    if (/json/.test(answer.headers.get('content-type') ?? '')) {
+      const parsed = parseJson(bytes);
+      if (parsed !== undefined) {
+        const shaped = status === 200 ? shape(operation, listQuery?.query, params, parsed) : parsed;
+        // one requestId per answer, as the service makes (Prism repeats the example's)
+        if (shaped && typeof shaped === 'object' && shaped.meta && typeof shaped.meta === 'object') shaped.meta = { ...shaped.meta, requestId: newRequestId() };
+        bytes = Buffer.from(JSON.stringify(shaped));
+        // Location names the created resource under this environment's base (D-74), not the description's example
+        if (status === 201 && typeof shaped?.data?.id === 'string') out.location = locationOf(operation, params, shaped.data.id);
+      }
+    }
     out[ENV_HEADER] = envValue;
     out['content-length'] = String(bytes.length); // the whole body is here: no need for chunked
     res.writeHead(status, out);
     res.end(bytes);
   };
 
-  const shape = (operation: OperationSpec, query: ReturnType<typeof parseListQuery>['query'] | undefined, params: Record<string, string>, bytes: Buffer): Buffer => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bytes.toString('utf8'));
-    } catch {
-      return bytes;
-    }
-    const shaped = operation.list && query ? shaper.list(operation, query, params, parsed) : operation.method === 'get' ? shaper.single(operation, params, parsed) : parsed;
-    return shaped === parsed ? bytes : Buffer.from(JSON.stringify(shaped));
+  const shape = (operation: OperationSpec, query: ReturnType<typeof parseListQuery>['query'] | undefined, params: Record<string, string>, parsed: any): any =>
+    operation.list && query ? shaper.list(operation, query, params, parsed) : operation.method === 'get' ? shaper.single(operation, params, parsed) : parsed;
+
+  const bodyErrors = (operation: OperationSpec, bytes: Buffer | undefined, errors: ErrorEnvelope): ErrorEnvelope => {
+    const schema = operation.requestBody?.schema;
+    return oneErrorPerUnion(spec, schema, everyExtraKey(spec, schema, bytes, errors));
   };
+
+  /** `<base><collection path>/<id>`: the path the created resource's GET answers, as the sandbox writes it. */
+  const locationOf = (operation: OperationSpec, params: Record<string, string>, id: string): string =>
+    base + operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? '')) + '/' + encodeURIComponent(id);
 
   // maxHeaderSize: the request line and headers of x-care-limits (D-100), beyond which Node's parser answers 431
   const server = createServer({ maxHeaderSize: spec.limits.requestHeadBytes }, (req, res) => {
@@ -247,6 +242,29 @@ export function createMockFront(options: MockFrontOptions): Server {
     writeRaw(socket, 405, `method: CONNECT is not allowed on ${req.url ?? ''}`, 'method_not_allowed', envValue, 'Allow: \r\n');
   });
   return server;
+}
+
+/**
+ * Prism checks path parameters against their schema (an id over 64 characters is 400, named in lower case); the
+ * service looks the id up and answers 404, as for any id it does not hold. Undefined when some error is elsewhere.
+ */
+function idsThatCannotExist(operation: OperationSpec, params: Record<string, string>, errors: ErrorEnvelope): ErrorEnvelope | undefined {
+  const names = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+  const named = errors.errors.map((error) => {
+    const at = /^path\.([^:]+):/.exec(error.detail)?.[1];
+    return at === undefined ? undefined : names.find((name) => name.toLowerCase() === at.toLowerCase());
+  });
+  if (named.length === 0 || named.some((name) => name === undefined)) return undefined;
+  const name = named[0]!;
+  return envelope([errorObject(404, `path.${name}: ${name.replace(/Id$/, '')} ${params[name]} not found`, 'not_found')]);
+}
+
+function parseJson(bytes: Buffer): any {
+  try {
+    return bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Prism's answer as the service would give it, or undefined when it already is an envelope with no violations. */

@@ -1,15 +1,13 @@
 // What the front checks before Prism sees a request, answering as the service does (D-42): Prism throws on some
 // inputs (a malformed escape in the path, a malformed Accept header) and exits, and answers others with a 500.
 import type { IncomingMessage } from 'node:http';
-import { drainBody, hasBody, mediaType, readBody, tooDeepAt } from '../edge/body.ts';
-import type { OperationSpec, ServiceLimits } from '../spec/index.ts';
-import { envelope, errorObject, type ErrorEnvelope } from './envelope.ts';
+import { drainBody, hasBody, mediaType, readBody } from '../edge/body.ts';
+import type { CareSpec, OperationSpec } from '../spec/index.ts';
+import { envelope, errorObject, type ForwardBody, type Refusal } from './envelope.ts';
+export type { ForwardBody, Refusal } from './envelope.ts';
+import { hostileParts } from './hostile-json.ts';
+import { uploadForPrism } from './multipart.ts';
 
-export interface Refusal {
-  status: number;
-  body: ErrorEnvelope;
-  headers?: Record<string, string>;
-}
 
 const refuse = (status: number, detail: string, code: string, headers?: Record<string, string>): Refusal => ({
   status,
@@ -29,16 +27,6 @@ export function expectationFailed(req: IncomingMessage): Refusal {
   return refuse(417, `header.Expect: only 100-continue is supported, got ${JSON.stringify(String(req.headers.expect).slice(0, 100))}`, 'expectation_failed', { Connection: 'close' });
 }
 
-/** A path whose percent-encoding does not decode (`%zz`, a cut `%A`, `%C3%28`): 400 as the sandbox (D-69). */
-export function checkPath(rawPath: string): Refusal | undefined {
-  try {
-    decodeURIComponent(rawPath);
-    return undefined;
-  } catch {
-    return refuse(400, `path: malformed percent-encoding in ${rawPath}`, 'invalid_path');
-  }
-}
-
 /** A query whose escapes are not UTF-8 (D-82); a `%` without two hex digits stays a literal `%`, as URLSearchParams reads it. */
 export function checkQuery(rawSearch: string): Refusal | undefined {
   try {
@@ -49,10 +37,6 @@ export function checkQuery(rawSearch: string): Refusal | undefined {
   }
 }
 
-export interface ForwardBody {
-  bytes?: Buffer;
-  contentType?: string;
-}
 
 /**
  * The body to pass to Prism, or the refusal the service would give: bodies that are not what they claim (not JSON,
@@ -60,7 +44,8 @@ export interface ForwardBody {
  * (D-100). An operation without a request body gets none forwarded (the service ignores it); the request is read to
  * its end either way.
  */
-export async function readForwardBody(req: IncomingMessage, operation: OperationSpec, limits: ServiceLimits): Promise<ForwardBody | Refusal> {
+export async function readForwardBody(req: IncomingMessage, operation: OperationSpec, spec: CareSpec): Promise<ForwardBody | Refusal> {
+  const limits = spec.limits;
   const declared = operation.requestBody?.contentTypes ?? [];
   const present = hasBody(req);
   if (declared.length === 0 || !present) {
@@ -69,16 +54,12 @@ export async function readForwardBody(req: IncomingMessage, operation: Operation
   }
   const type = mediaType(req);
   if (declared.includes('multipart/form-data')) {
-    if (type !== 'multipart/form-data' || !/;\s*boundary=/i.test(String(req.headers['content-type']))) {
+    if (type !== 'multipart/form-data') {
       await drainBody(req);
       return refuse(415, 'header.Content-Type: expected multipart/form-data', 'unsupported_media_type');
     }
-    // Prism gets the whole body, so the front keeps it: the file's limit plus a JSON body's worth for the framing
-    // and other parts (D-100; the service reads other parts and drops them, D-93)
-    const limit = limits.multipart.fileBytes + limits.bodyBytes['application/json'];
-    const bytes = await readBody(req, limit);
-    if (bytes === 'too-large') return refuse(413, `body: larger than ${limit} bytes`, 'payload_too_large');
-    return { bytes, contentType: String(req.headers['content-type']) };
+    const typeLength: number = spec.resolve('#/components/schemas/Attachment').properties.contentType.maxLength;
+    return uploadForPrism(req, req.headers, limits.multipart, typeLength);
   }
   if (type !== 'application/json' && !type.endsWith('+json')) {
     await drainBody(req);
@@ -94,8 +75,12 @@ export async function readForwardBody(req: IncomingMessage, operation: Operation
   } catch {
     return refuse(400, 'body: Invalid JSON', 'invalid_json');
   }
-  const deep = tooDeepAt(parsed, limits.jsonDepth);
-  if (deep) return refuse(400, `${deep}: nested deeper than ${limits.jsonDepth} levels`, 'too_deep');
+  const hostile = hostileParts(parsed, limits.jsonDepth);
+  if (hostile.length > 0) return { status: 400, body: envelope(hostile) };
+  // every JSON body of the description is an object: anything else is refused as the service words it (Prism: dict_type)
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return refuse(400, 'body: Input should be a valid dictionary or object to extract fields from', 'model_attributes_type');
+  }
   return { bytes, contentType: 'application/json' };
 }
 

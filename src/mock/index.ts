@@ -48,6 +48,8 @@ export interface StartMockOptions {
 
 /** A front listening on its port, its Prism not started yet: a CLI binds every port before starting any Prism. */
 export interface BoundMock {
+  /** Where clients point (the front), listening already: requests wait until Prism has started. */
+  url: string;
   /** Starts Prism behind the front (supervised: restarted whenever it exits). */
   start(): Promise<RunningMock>;
   close(): Promise<void>;
@@ -64,7 +66,11 @@ export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
   const spec = loadSpec(document);
   const removeSnapshot = () => rmSync(snapshotDir, { recursive: true, force: true });
   let prism: ReturnType<typeof supervisePrism> | undefined;
-  const server = createMockFront({ spec, prismUrl: () => prism?.url });
+  // requests that come before Prism first listens wait for it (not a 503 "restarting": nothing is restarting)
+  let firstStarted!: { resolve: () => void; reject: (error: unknown) => void };
+  const firstStart = new Promise<void>((resolve, reject) => (firstStarted = { resolve, reject }));
+  firstStart.catch(() => undefined);
+  const server = createMockFront({ spec, prismUrl: () => prism?.url, firstStart });
   const port = options.port ?? 0;
   try {
     await listen(server, port, host);
@@ -76,18 +82,22 @@ export async function bindMock(options: StartMockOptions): Promise<BoundMock> {
     throw error;
   }
   const close = async () => {
+    firstStarted.reject(new Error('the mock stopped'));
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
     await prism?.stop();
     removeSnapshot();
   };
+  const { port: boundPort } = server.address() as { port: number };
   return {
+    url: `http://${host}:${boundPort}`,
     close,
     async start() {
       const running = supervisePrism({ document, host, label: `mock ${options.environment}`, log: options.log });
       prism = running;
       try {
         await running.ready;
+        firstStarted.resolve();
       } catch (error) {
         await close();
         throw error;

@@ -21,6 +21,8 @@ interface Variation {
   nullable: string[];
   /** Date-time fields, moved HOURS_APART per item. */
   dateTimes: string[];
+  /** Text fields that take each of the description's `examples` in turn, so a text filter narrows the list. */
+  texts: Array<{ name: string; values: unknown[] }>;
 }
 
 const ID = /^([A-Za-z_-]*?)(\d+)$/;
@@ -39,6 +41,7 @@ function variant(example: Item, variation: Variation, k: number): Item {
   const id = typeof example.id === 'string' ? ID.exec(example.id) : null;
   if (id) item.id = id[1] + String(Number(id[2]) + k).padStart(id[2].length, '0');
   variation.enums.forEach(({ name, values }) => (item[name] = values[k % values.length]));
+  variation.texts.forEach(({ name, values }) => (item[name] = values[k % values.length]));
   for (const name of variation.dateTimes) {
     const at = Date.parse(String(example[name]));
     if (Number.isFinite(at)) item[name] = new Date(at + k * HOURS_APART * 3_600_000).toISOString();
@@ -65,7 +68,7 @@ export function createPageShaper(spec: CareSpec): PageShaper {
     const schema = deref(spec.document, spec.resolve(`#/components/schemas/${schemaName}`)) ?? {};
     const validate = validatorFor(spec, schemaName);
     const required = new Set<string>(schema.required ?? []);
-    const variation: Variation = { enums: [], nullable: [], dateTimes: [] };
+    const variation: Variation = { enums: [], nullable: [], dateTimes: [], texts: [] };
     const accepted = (candidate: Variation) => {
       for (let k = 0; k < 24; k++) if (!validate(variant(example, candidate, k))) return false;
       return true;
@@ -77,17 +80,21 @@ export function createPageShaper(spec: CareSpec): PageShaper {
       // The first item shows the description's own example (the docs' sample), then every other value in turn.
       const start = Math.max(0, enumValues.indexOf(raw?.example ?? property.example));
       const values = [...enumValues.slice(start), ...enumValues.slice(0, start)];
-      const one: Variation = { enums: [], nullable: [], dateTimes: [] };
+      // the item's own text first (the docs' sample), then the other examples the description gives
+      const texts = Array.isArray(property.examples) ? [example[name], ...property.examples.filter((v: unknown) => typeof v === 'string' && v !== example[name])] : [];
+      const one: Variation = { enums: [], nullable: [], dateTimes: [], texts: [] };
       if (values.length > 1) one.enums.push({ name, values });
+      else if (typeof example[name] === 'string' && texts.length > 1) one.texts.push({ name, values: texts });
       else if (property.format === 'date-time' && typesOf(property).includes('string')) one.dateTimes.push(name);
       if (allowsNull(property) && required.has(name)) one.nullable.push(name);
-      if (one.enums.length + one.dateTimes.length + one.nullable.length > 0 && accepted(one)) {
+      if (one.enums.length + one.dateTimes.length + one.nullable.length + one.texts.length > 0 && accepted(one)) {
         variation.enums.push(...one.enums);
+        variation.texts.push(...one.texts);
         variation.dateTimes.push(...one.dateTimes);
         variation.nullable.push(...one.nullable);
       }
     }
-    const chosen = accepted(variation) ? variation : { enums: [], nullable: [], dateTimes: [] };
+    const chosen = accepted(variation) ? variation : { enums: [], nullable: [], dateTimes: [], texts: [] };
     variations.set(key, chosen);
     return chosen;
   };

@@ -4,7 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { byteSize, type ServiceLimits } from '../spec/index.ts';
-import { envelope, errorObject } from './envelope.ts';
+import { envelope, errorObject, newRequestId } from './envelope.ts';
 
 type ParserError = Error & { code?: string };
 
@@ -23,7 +23,7 @@ function statusOf(error: ParserError, limits: ServiceLimits): [number, string, s
 }
 
 export function writeRaw(socket: Duplex, status: number, detail: string, code: string, envValue: string, extra = ''): void {
-  const body = JSON.stringify(envelope([errorObject(status, detail, code)]));
+  const body = JSON.stringify({ ...envelope([errorObject(status, detail, code)]), meta: { requestId: newRequestId() } });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json\r\n' +

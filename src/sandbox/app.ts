@@ -20,7 +20,7 @@ import { requestHeadBytes } from '../edge/head.ts';
 import { handleToken } from './http/token.ts';
 import { answerCors, edgeRefusal, installEdge, setSecurityHeaders } from './http/edge.ts';
 import { ApiError, atMostProblems, envHeader, newRequestId, sendError } from './http/envelope.ts';
-import { createRouter, environmentOf } from './http/router.ts';
+import { createRouter, requestTarget } from '../spec/routes.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';
 import type { DemoCredentials } from './seed.ts';
 import { serveStatic } from './static.ts';
@@ -113,7 +113,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const svc: Services = { spec, store, auth: createAuth(store, now), dispatcher, now };
   seedIfEmpty(svc, options.seedCases ?? 300);
   const demo = readDemo(store);
-  const router = createRouter(spec.operations);
+  const router = createRouter(spec);
   const missing = spec.operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
   if (missing.length > 0) throw new Error(`No handler for operations: ${missing.join(', ')}`);
   const generatedDir = join(repoRoot, 'generated');
@@ -192,7 +192,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   /** One request, routed by its path; throws only for what the guard below turns into an answer. */
   function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> | void {
-    const target = parseTarget(req.url);
+    const target = requestTarget(req.url);
     setSecurityHeaders(res, target?.pathname ?? ''); // nosniff on every answer, a CSP on all but the docs (D-114)
     if (!target) {
       req.resume();
@@ -200,7 +200,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
     const url = target;
     const path = url.pathname;
-    const env = environmentOf(path);
+    const env = router.environmentOf(path);
     // Node's parser lets a head a few bytes past its maxHeaderSize through: the limit is checked here, exactly (D-100)
     if (requestHeadBytes(req) > spec.limits.requestHeadBytes) {
       req.resume();
@@ -243,7 +243,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (res.headersSent) return void res.destroy();
       if (!req.readableEnded) req.resume();
       const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
-      const env = environmentOf(parseTarget(req.url)?.pathname ?? '');
+      const env = router.environmentOf(requestTarget(req.url)?.pathname ?? '');
       sendError(res, requestId, apiError, env ? { 'X-CareAPI-Env': envHeader(env) } : {});
     };
     try {
@@ -255,8 +255,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   server.keepAliveTimeout = 5_000;
   trackRequestLines(server);
-  server.on('clientError', (error: Error, socket) => answerClientError(error, socket, spec.limits));
-  installEdge(server, deployment);
+  server.on('clientError', answerClientError(router.environmentOf, spec.limits));
+  installEdge(server, deployment, router.environmentOf);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -281,19 +281,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       store.close();
     },
   };
-}
-
-/** The request target as a URL on our origin, or null when it is not origin-form or absolute-form HTTP (RFC 9112). */
-function parseTarget(target: string | undefined): URL | null {
-  const text = target ?? '/';
-  // `//x` is a path here, not a network-path reference to host x: resolve it as a path.
-  if (text.startsWith('/')) {
-    const url = URL.canParse(`http://sandbox.invalid${text}`) ? new URL(`http://sandbox.invalid${text}`) : null;
-    return url && url.host === 'sandbox.invalid' ? url : null;
-  }
-  if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return null;
-  const absolute = new URL(text);
-  return new URL(absolute.pathname + absolute.search, 'http://sandbox.invalid');
 }
 
 /** Timeouts for a request's headers and whole body, when set (tests); Node's defaults otherwise. */

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   lock?.setUrl(origin);
   if (values['write-config']) {
     const file = resolve(values['write-config']);
-    writeFileSync(file, JSON.stringify(conformanceConfig(origin, sandbox.demo, configEnv), null, 2) + '\n');
+    writeFileSync(file, JSON.stringify(conformanceConfig(origin, sandbox.demo, configEnv, sandbox.svc.spec), null, 2) + '\n');
     if (!values.quiet) process.stdout.write(`config (${configEnv}) written to ${file}\n`);
   }
   process.stdout.write(`care-sandbox listening on ${origin}\n`);
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     }
     lines.push('', 'Example:', `  curl -s ${origin}/auth/v2/oauth/token -d grant_type=client_credentials -d client_id=${d.sandbox.customer.apiKeyId} -d client_secret=${d.sandbox.customer.apiKeySecret} -d audience=sandbox`);
     // the names the README's quick start, docs/client.md and care-conformance read (CARE_BASE_URL, …)
-    const client = conformanceConfig(origin, d, 'sandbox');
+    const client = conformanceConfig(origin, d, 'sandbox', sandbox.svc.spec);
     lines.push('', 'Client (the README\'s quick start reads these; paste the line into your shell):',
       `  export CARE_BASE_URL=${client.baseUrl} CARE_AUTH_URL=${client.authUrl} CARE_API_KEY_ID=${client.customer.apiKeyId} CARE_API_KEY_SECRET=${client.customer.apiKeySecret}`);
     process.stdout.write(lines.join('\n') + '\n');

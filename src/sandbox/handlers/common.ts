@@ -5,7 +5,7 @@ import type { ValueType } from '../../spec/types.ts';
 import { controlledContracts } from '../access.ts';
 import type { Ctx, Reply } from '../context.ts';
 import { ApiError, forbidden } from '../http/envelope.ts';
-import { BASE_PATHS } from '../http/router.ts';
+import { basePaths } from '../../spec/routes.ts';
 import type { Problem } from '../http/envelope.ts';
 import type { Resource, Scope } from '../store/types.ts';
 
@@ -70,5 +70,5 @@ export function sameJson(a: unknown, b: unknown): boolean {
  */
 export function created(ctx: Ctx, data: Record<string, any>, ...segments: string[]): Reply {
   const path = segments.map((s) => '/' + encodeURIComponent(s)).join('');
-  return { status: 201, data, headers: { Location: BASE_PATHS[ctx.env] + path } };
+  return { status: 201, data, headers: { Location: basePaths(ctx.svc.spec.document)[ctx.env] + path } };
 }

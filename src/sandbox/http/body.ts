@@ -3,6 +3,7 @@
 // 413 instead of a reset connection.
 import type { IncomingMessage } from 'node:http';
 import { drainBody, hasBody, mediaType, readBody } from '../../edge/body.ts';
+import { readFirstFilePart, type UploadedFile } from '../../edge/upload.ts';
 import type { CareSpec, ServiceLimits } from '../../spec/index.ts';
 import { ApiError, badRequest } from './envelope.ts';
 import type { Problem } from './envelope.ts';
@@ -83,110 +84,21 @@ function hostileParts(body: unknown, depthLimit: number): Problem[] {
   return problems;
 }
 
-export interface UploadedFile {
-  fileName: string;
-  contentType: string;
-  bytes: Buffer;
-}
-
-// A token of RFC 9110 without `*`: `*/*`, `image/*` and the like name a range of types, not the type of a file.
-const TYPE_TOKEN = /^[!#$%&'+.^_`|~0-9a-z-]+$/;
+export type { UploadedFile };
 
 /**
- * The part's media type when it names one concrete type (`type/subtype`) within the `maxLength` of the Attachment
- * schema's `contentType` (D-101), else application/octet-stream (D-93).
- */
-function concreteType(mimeType: string, longest: number): string {
-  const halves = mimeType.split('/');
-  return mimeType.length <= longest && halves.length === 2 && halves.every((half) => TYPE_TOKEN.test(half)) ? mimeType : 'application/octet-stream';
-}
-
-/**
- * The `file` part of a multipart/form-data body, with its bytes exactly as sent (D-10, D-66, D-93). At most
- * `multipart.parts` parts are read (every other part is read and dropped, never kept); the file name is cut at
- * `multipart.fileNameCodePoints` code points (the schema's `maxLength` counts code points), never mid-pair (D-82).
+ * The `file` part of a multipart/form-data body, read by the servers' one reader (src/edge/upload.ts: D-10, D-66,
+ * D-93, D-114); its refusals as the sandbox's errors. Types longer than the Attachment schema's `contentType` allows
+ * (D-101) are kept as application/octet-stream.
  */
 export async function readUpload(req: IncomingMessage, spec: CareSpec): Promise<UploadedFile> {
-  const limits = spec.limits;
   const typeLength: number = spec.resolve('#/components/schemas/Attachment').properties.contentType.maxLength;
   if (mediaType(req) !== 'multipart/form-data') {
     await drainBody(req);
     throw unsupported('multipart/form-data');
   }
-  const { fileBytes, parts, fileNameCodePoints } = limits.multipart;
-  const { Busboy: busboy } = await import('@fastify/busboy'); // loaded on the first upload: keeps the cold start short
-  return new Promise<UploadedFile>((resolve, reject) => {
-    let parser: import('@fastify/busboy').BusboyInstance;
-    try {
-      // Every part is read as a stream of bytes (isPartAFile): a `file` part without filename= is never decoded as
-      // text, whatever charset it declares, and other parts are dropped as they arrive instead of being buffered.
-      // fileSize is exclusive here: a part of exactly fileBytes bytes is accepted, one byte more hits the limit.
-      parser = busboy({ headers: req.headers as import('@fastify/busboy').BusboyHeaders, isPartAFile: () => true, limits: { fileSize: fileBytes, parts } });
-    } catch {
-      drainBody(req).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
-      return;
-    }
-    let found: UploadedFile | undefined;
-    let claimed = false; // the first `file` part is taken when it begins: a second one, even in the same chunk, is not (D-93)
-    let fileEnded = false;
-    let fileTooLarge = false;
-    let tooMany = false;
-    let broken = false;
-    let stopped = false;
-    /** The answer, once the parsing is over (finish, or the parts limit) and the taken part has ended. */
-    const decide = () => {
-      if (broken || (claimed && !fileEnded)) return;
-      if (fileTooLarge) reject(tooLarge('body.file', fileBytes));
-      else if (found) resolve(found);
-      else if (tooMany) reject(badRequest(`body: more than ${parts} parts; the part \`file\` must be among the first ${parts}`, 'value_error'));
-      else reject(badRequest('body.file: Field required', 'missing'));
-    };
-    parser.on('file', (name, stream, filename, _encoding, mimeType) => {
-      // a body that ends inside this part fails the part too: the parser's own 'error' below answers it
-      stream.on('error', () => undefined);
-      if (name !== 'file' || claimed || stopped) {
-        stream.resume();
-        return;
-      }
-      claimed = true;
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => {
-        fileTooLarge = true;
-      });
-      stream.on('end', () => {
-        fileEnded = true;
-        // D-66: a part without filename= is named `file`; busboy's default type is text/plain (RFC 7578)
-        if (!fileTooLarge) {
-          found = {
-            fileName: [...(filename ?? 'file')].slice(0, fileNameCodePoints).join('') || 'file',
-            contentType: concreteType(mimeType, typeLength),
-            bytes: Buffer.concat(chunks),
-          };
-        }
-        if (stopped) decide();
-      });
-    });
-    parser.on('partsLimit', () => {
-      // D-114: nothing after the limit is parsed (millions of tiny parts cost seconds of CPU even when dropped);
-      // the rest is read and dropped unparsed, and the answer does not wait for it.
-      if (stopped) return;
-      stopped = true;
-      tooMany = true;
-      req.unpipe(parser);
-      void drainBody(req).catch(() => undefined);
-      decide();
-    });
-    parser.on('error', () => {
-      if (stopped) return;
-      broken = true; // 'finish' may follow: the body is still refused
-      drainBody(req).finally(() => reject(badRequest('body: Invalid multipart/form-data body', 'value_error')));
-    });
-    parser.on('finish', () => {
-      if (stopped) return;
-      stopped = true;
-      decide();
-    });
-    req.pipe(parser);
-  });
+  const result = await readFirstFilePart(req, req.headers, spec.limits.multipart, typeLength);
+  if ('file' in result) return result.file;
+  const { status, detail, code } = result.refusal;
+  throw status === 413 ? tooLarge('body.file', spec.limits.multipart.fileBytes) : badRequest(detail, code);
 }

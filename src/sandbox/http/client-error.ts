@@ -7,7 +7,6 @@ import { byteSize, type ServiceLimits } from '../../spec/index.ts';
 import type { Environment } from '../../spec/types.ts';
 import { ApiError, envHeader, errorBody, newRequestId, statusTitle } from './envelope.ts';
 import type { Problem } from './envelope.ts';
-import { environmentOf } from './router.ts';
 
 /** The start of the last request line each connection sent: a timeout (408) carries no bytes of its own. */
 const lastRequestLine = new WeakMap<Duplex, Buffer>();
@@ -28,7 +27,7 @@ type ParserError = Error & { code?: string; rawPacket?: Buffer };
 /** The environment is read from the request target when its first line got that far; otherwise production (D-70). */
 export const DEFAULT_ENVIRONMENT: Environment = 'production';
 
-function environmentOfRaw(rawPacket: Buffer | undefined): Environment {
+function environmentOfRaw(rawPacket: Buffer | undefined, environmentOf: EnvironmentOf): Environment {
   // The request line is `METHOD SP target SP version`; only its target is wanted, and only as far as it arrived.
   const start = rawPacket?.subarray(0, 2048).toString('latin1') ?? '';
   const target = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\S+)/.exec(start)?.[1];
@@ -53,6 +52,9 @@ function statusAndProblem(error: ParserError, limits: ServiceLimits): [number, P
   }
 }
 
+/** The environment of a path by its base path (the router's, from the description), or null. */
+export type EnvironmentOf = (pathname: string) => Environment | null;
+
 /** One raw HTTP/1.1 error answer in the envelope, then the connection is closed (also CONNECT's, D-114). */
 export function writeRawError(socket: Duplex, apiError: ApiError, env: Environment, extra = ''): void {
   const body = JSON.stringify(errorBody(newRequestId(), apiError));
@@ -72,11 +74,11 @@ export function writeRawError(socket: Duplex, apiError: ApiError, env: Environme
  * Listener for the http server's `clientError` event: one raw HTTP/1.1 answer, then the connection is closed. The
  * limits name the request-head size of x-care-limits in a 431 (D-100).
  */
-export function answerClientError(error: ParserError, socket: Duplex, limits: ServiceLimits): void {
+export const answerClientError = (environmentOf: EnvironmentOf, limits: ServiceLimits) => (error: ParserError, socket: Duplex): void => {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const [status, problem] = statusAndProblem(error, limits);
-  writeRawError(socket, new ApiError(status, problem), environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket)));
-}
+  writeRawError(socket, new ApiError(status, problem), environmentOfRaw(error.rawPacket ?? lastRequestLine.get(socket), environmentOf));
+};

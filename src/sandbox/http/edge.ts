@@ -7,9 +7,8 @@ import type { Duplex } from 'node:stream';
 import type { Environment } from '../../spec/types.ts';
 import type { Deployment } from '../deployment.ts';
 import { TRY_IT_PATH } from '../try-it.ts';
-import { DEFAULT_ENVIRONMENT, writeRawError } from './client-error.ts';
+import { DEFAULT_ENVIRONMENT, writeRawError, type EnvironmentOf } from './client-error.ts';
 import { ApiError, envHeader, newRequestId, sendError } from './envelope.ts';
-import { environmentOf } from './router.ts';
 
 const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset, RateLimit, RateLimit-Policy';
 
@@ -115,7 +114,7 @@ function pathOf(target: string | undefined): string {
 }
 
 /** Listeners and caps of the server: Expect and CONNECT in the envelope, a hosted sandbox's limits (D-113, D-114). */
-export function installEdge(server: Server, deployment: Deployment): void {
+export function installEdge(server: Server, deployment: Deployment, environmentOf: EnvironmentOf): void {
   // Node answers an Expect other than 100-continue with a bare 417 unless someone listens.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const env = environmentOf(pathOf(req.url));
