@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datetimeMillis } from '../src/grammar/coerce.ts';
 import { bundlePath, deref, loadSpec, repoRoot, validatorFor } from '../src/spec/index.ts';
 import type { CareSpec, Environment } from '../src/spec/types.ts';
-import { deepObject, exampleOf, exampleRequests, type ExampleRequest } from './helpers/examples.ts';
+import { deepObject, exampleAccount, exampleOf, exampleRequests, type ExampleRequest } from './helpers/examples.ts';
 import { BASES, responseProblems, send, startHarness } from './helpers/sandbox.ts';
 import type { Answer, Harness } from './helpers/sandbox.ts';
 
@@ -26,13 +26,12 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 /** Writes that make things first, reads and changes next, deletions last, and last of all the revocation of the
- * key the example names. Sent as the demo partner (the case examples span its contracts), except the operations on
- * one API key or one subscription: their examples name the demo customer's seeded spare key and subscription (D-119). */
+ * key the example names; each as the account exampleAccount names. */
 const ORDER = (r: ExampleRequest) => (r.operationId === 'revokeApiKey' ? 3 : r.method === 'POST' ? 0 : r.method === 'DELETE' ? 2 : 1);
 
 async function sendExample(request: ExampleRequest): Promise<Answer> {
   const url = `${h.origin}${BASES[request.env]}${request.path}${request.query ? `?${request.query}` : ''}`;
-  const account = /^(get|update|revoke)ApiKey$|^(get|update|delete)Webhook$/.test(request.operationId) ? 'customer' : 'partner';
+  const account = exampleAccount(request.operationId);
   return send(url, { method: request.method, headers: { authorization: `Bearer ${h.tokens[request.env][account]}`, ...request.headers }, body: request.body });
 }
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/mock/index.ts';
 import { bundlePath, deref, loadSpec, repoRoot } from '../src/spec/index.ts';
 import type { CareSpec, Environment, OperationSpec } from '../src/spec/types.ts';
-import { exampleRequests, type ExampleRequest } from './helpers/examples.ts';
+import { exampleAccount, type ExampleRequest, exampleRequests } from './helpers/examples.ts';
 import { rawCorpus, sendRaw } from './helpers/raw-corpus.ts';
 import { startHarness, type Harness } from './helpers/sandbox.ts';
 
@@ -149,11 +149,11 @@ function variants(env: Environment, spec: CareSpec, example: ExampleRequest, tok
 }
 
 function absoluteForm(env: Environment, example: ExampleRequest, token: string): Probe {
-  const target = `http://care.example${BASE[env]}${example.path}${example.query ? `?${example.query}` : ''}`;
+  const target = `http://localhost${BASE[env]}${example.path}${example.query ? `?${example.query}` : ''}`;
   return {
     what: `${env} ${example.operationId}: absolute-form target`,
     env,
-    raw: Buffer.from(`GET ${target} HTTP/1.1\r\nHost: care.example\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`, 'latin1'),
+    raw: Buffer.from(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`, 'latin1'),
   };
 }
 
@@ -167,7 +167,7 @@ function corpus(env: Environment, h: Harness): Probe[] {
   const probes: Probe[] = [];
   const exampleProbe = (example: ExampleRequest): Probe => {
     const op = spec.operation(example.operationId);
-    return { what: `${env} ${op.operationId}: the example request`, env, operation: op, method: example.method, path: `${example.path}${example.query ? `?${example.query}` : ''}`, headers: { authorization: `Bearer ${token}`, ...example.headers }, body: example.body };
+    return { what: `${env} ${op.operationId}: the example request`, env, operation: op, method: example.method, path: `${example.path}${example.query ? `?${example.query}` : ''}`, headers: { authorization: `Bearer ${h.tokens[env][exampleAccount(op.operationId)]}`, ...example.headers }, body: example.body };
   };
   // the example writes first: the records the other examples name exist from here on
   for (const example of valid.filter((e) => order(e) === 0)) probes.push(exampleProbe(example));
@@ -176,7 +176,7 @@ function corpus(env: Environment, h: Harness): Probe[] {
   for (const example of examples.filter((e) => e.method === 'GET')) probes.push(absoluteForm(env, example, token));
   for (const item of rawCorpus({ base: BASE[env], token, caseId })) probes.push({ what: `${env} raw: ${item.what}`, env, raw: item.bytes, head: item.head });
   // fetch would read `//[` as a host: written to the socket as a client that sends the path as it is
-  probes.push({ what: `${env} a path that is no URL (//[/cases)`, env, raw: Buffer.from(`GET //[/cases HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`) });
+  probes.push({ what: `${env} a path that is no URL (//[/cases)`, env, raw: Buffer.from(`GET //[/cases HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`) });
   probes.push({ what: `${env} the token endpoint`, env, method: 'POST', path: '/auth/v2/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials', outsideBase: true });
   probes.push({ what: `${env} a case of a contract the account does not control`, env, method: 'GET', path: `/cases/${foreignCaseIds[env]}`, headers: { authorization: `Bearer ${token}` } });
   // then the example reads and changes, deletions last (each DELETE once more: the sandbox has deleted it)

@@ -89,6 +89,9 @@ export function createMockFront(options: MockFrontOptions): Server {
     'never-started': 'the mock\'s Prism process did not start',
   };
 
+  // The RateLimit fields of the description (D-102) are sent where a deployment limits the rate; the mock does not
+  // (docs/mocks.md, "No rate limiting"), so the examples Prism would send for them are dropped.
+  const rateLimitFields = new Set(Object.keys(spec.document?.components?.headers ?? {}).filter((name) => /^RateLimit\b/.test(name)).map((name) => name.toLowerCase()));
   const send = (res: ServerResponse, status: number, body: ErrorEnvelope, extra: Record<string, string> = {}) => {
     const text = JSON.stringify({ ...body, meta: { ...body.meta, requestId: newRequestId() } });
     res.writeHead(status, {
@@ -190,7 +193,7 @@ export function createMockFront(options: MockFrontOptions): Server {
     }
     const out: Record<string, string | string[]> = {};
     answer.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name) && name !== ENV_HEADER.toLowerCase()) out[name] = value;
+      if (!HOP_BY_HOP.has(name) && name !== ENV_HEADER.toLowerCase() && !rateLimitFields.has(name)) out[name] = value;
     });
     if (/json/.test(answer.headers.get('content-type') ?? '')) {
       const parsed = parseJson(bytes);

@@ -82,3 +82,12 @@ export function exampleRequests(spec: CareSpec, env: Environment): ExampleReques
   }
   return requests;
 }
+
+/**
+ * The demo account an example request is sent as: the partner (the case examples span its contracts), except the
+ * operations on one API key or one subscription, whose examples name the demo customer's seeded spare key and
+ * subscription (D-119).
+ */
+export function exampleAccount(operationId: string): 'customer' | 'partner' {
+  return /^(get|update|revoke)ApiKey$|^(get|update|delete)Webhook$/.test(operationId) ? 'customer' : 'partner';
+}
