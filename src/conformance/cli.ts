@@ -47,9 +47,10 @@ closes its cases, writes the reports it was asked for, and exits 130 or 143.
 
 Exit codes:
   ${EXIT.passed}    every check passed (or skipped with its reason)
-  ${EXIT.failed}    a check failed
+  ${EXIT.failed}    a check failed, or the run left behind data it created and could not clean up (named on stderr)
   ${EXIT.error}    usage, configuration or target error: a bad option, an unwritable report path, or a target that is
-       unreachable, silent, in the other environment, refusing the credentials, or stateless without --stateless
+       unreachable, silent, at a base URL that answers no list envelope, in the other environment, refusing the
+       credentials, stateless without --stateless, or that stops answering mid-run
   ${EXIT.SIGINT}  interrupted by SIGINT (Ctrl-C): cleaned up, partial reports written
   ${EXIT.SIGTERM}  interrupted by SIGTERM: the same
 `;
@@ -193,7 +194,7 @@ export async function main(argv: string[]): Promise<number> {
 
 function exitCode(report: RunReport, caught: 'SIGINT' | 'SIGTERM' | undefined): number {
   const left = report.left;
-  if (left && (left.webhooks || left.keys)) process.stderr.write(`care-conformance: could not delete ${left.webhooks} webhook subscription(s) and ${left.keys} API key(s) this run created (marked [conformance]): ${left.problems.join('; ')}\n`);
+  if (left?.items.length) process.stderr.write(`care-conformance: left behind (cleanup could not undo it): ${left.items.join(', ')}${left.problems.length ? ` (${left.problems.join('; ')})` : ''}\n`);
   if (report.stopped?.kind === 'interrupted' || caught) {
     process.stderr.write(`care-conformance: interrupted; ${report.results.length} check(s) reported\n`);
     return EXIT[caught ?? 'SIGINT'];

@@ -89,7 +89,7 @@ export interface RunReport {
   /** Why the run ended before its end: a target that cannot be checked as configured, or a signal. */
   stopped?: { kind: 'target' | 'interrupted'; why: string };
   /** After cleanup: what the run created and could not delete (webhook subscriptions, API keys) or close (cases). */
-  left?: { webhooks: number; keys: number; cases: number; problems: string[] };
+  left?: { webhooks: number; keys: number; cases: number; problems: string[]; items: string[] };
 }
 
 export interface AreaSummary {

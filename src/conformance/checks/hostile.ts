@@ -57,6 +57,8 @@ function stagedRequest(ctx: Context, head: (basePath: string, host: string) => s
   const base = new URL(ctx.config.baseUrl);
   const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
   const timeoutMs = ctx.counter.timeoutMs;
+  ctx.counter.refuseUnsafe(head('', '').split(' ')[0], base.href);
+  ctx.counter.total++;
   return new Promise((resolveOpen, rejectOpen) => {
     const chunks: Buffer[] = [];
     let closed: () => void = () => undefined;

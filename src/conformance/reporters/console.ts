@@ -50,6 +50,6 @@ export function renderReport(report: RunReport): string {
   const verdict = report.stopped ? (report.stopped.kind === 'interrupted' ? 'INTERRUPTED' : 'STOPPED') : report.ok ? 'PASS' : 'FAIL';
   out.push(`${verdict}: ${report.results.length} checks, ${report.requests} requests, ${(report.durationMs / 1000).toFixed(1)} s against ${report.target.baseUrl} (${report.target.environment})`);
   if (report.stopped) out.push(`${report.stopped.kind === 'interrupted' ? 'interrupted' : 'stopped'}: ${report.stopped.why}`);
-  if (report.left && (report.left.webhooks || report.left.keys)) out.push(`left behind: ${report.left.webhooks} webhook subscription(s), ${report.left.keys} API key(s)`);
+  if (report.left?.items.length) out.push(`left behind: ${report.left.items.join(', ')}`);
   return out.join('\n') + '\n';
 }
