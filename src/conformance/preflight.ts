@@ -73,6 +73,8 @@ function checkEnvironment(ctx: Context, answers: Exchange[]): string {
     throw new CheckFailure(`the target's answers carry no X-CareAPI-Env: its environment is not proven, so the run only reads (every answer must carry it, seed section 1)`, answers[0]);
   }
   ctx.provenEnvironment = configured;
+  // Proven: where the run may write (sandbox, or production with --allow-writes), write verbs may go out from here on.
+  if (ctx.canWrite) ctx.counter.readOnly = undefined;
   return `X-CareAPI-Env: ${header(configured)}`;
 }
 

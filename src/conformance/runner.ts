@@ -133,19 +133,19 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
   };
 
   const areas = async () => {
-    let currentArea: string | undefined;
-    let areaResults: CheckResult[] = [];
-    const endArea = () => {
-      if (currentArea) options.onProgress?.({ kind: 'area-end', area: currentArea, results: areaResults });
-    };
-    for (const check of ordered) {
+    // Each area is started once and ended after its last check, even one that runs last (operations.observed): the
+    // console names each area once.
+    const lastOf = new Map(ordered.map((c, i) => [c.area, i] as const));
+    const byArea = new Map<string, CheckResult[]>();
+    const ended = new Set<string>();
+    const endArea = (area: string) => options.onProgress?.({ kind: 'area-end', area, results: byArea.get(area)! });
+    for (const [index, check] of ordered.entries()) {
       if (options.signal?.aborted) break;
-      if (check.area !== currentArea) {
-        endArea();
-        currentArea = check.area;
-        areaResults = [];
+      if (!byArea.has(check.area)) {
+        byArea.set(check.area, []);
         options.onProgress?.({ kind: 'area-start', area: check.area, checks: ordered.filter((c) => c.area === check.area).length });
       }
+      const areaResults = byArea.get(check.area)!;
       let keys: Array<string | undefined> = [undefined];
       if (check.cases) {
         const blocked = (check.needs ?? []).map((n) => unmetNeed(ctx, n)).find(Boolean);
@@ -158,7 +158,7 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
             record(r);
             await stopIfSilent(r, error);
             if (stopped) break;
-            continue;
+            keys = [];
           }
         }
       }
@@ -171,8 +171,12 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
         if (stopped) break;
       }
       if (stopped) break;
+      if (lastOf.get(check.area) === index) {
+        endArea(check.area);
+        ended.add(check.area);
+      }
     }
-    endArea();
+    for (const area of byArea.keys()) if (!ended.has(area)) endArea(area);
   };
 
   let left: RunReport['left'];
