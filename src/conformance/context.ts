@@ -85,6 +85,11 @@ export class Context {
     return { webhooks: this.created.webhooks.size, keys: this.created.keys.size, cases: this.created.cases.size };
   }
 
+  /** True while the run sends only GET, HEAD and OPTIONS to the target (D-108). */
+  get readOnly(): boolean {
+    return this.counter.readOnly !== undefined;
+  }
+
   get environment() {
     return this.config.environment;
   }

@@ -67,5 +67,7 @@ export function operationOf(ops: OperationSpec[], method: string, path: string):
   // Literal paths first, so a trigger path is not read as the template that reads one event.
   const literal = candidates.find((op) => op.path === path);
   if (literal) return literal;
+  // A literal path of another method (GET on a trigger path) is that path, not the template it also matches.
+  if (ops.some((op) => op.path === path)) return undefined;
   return candidates.find((op) => new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`).test(path));
 }

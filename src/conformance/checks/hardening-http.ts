@@ -116,6 +116,7 @@ export const hardeningHttpChecks: Check[] = [
       expect(head.bytes.length === 0, `HEAD ${path}: answered ${head.bytes.length} bytes of body`, head);
       expect(head.headers['x-careapi-env'] === ctx.envHeader, `HEAD ${path}: lacks X-CareAPI-Env: ${ctx.envHeader}`, head);
       expect(head.headers['content-type'] === get.headers['content-type'], `HEAD ${path}: Content-Type ${head.headers['content-type']}, GET has ${get.headers['content-type']}`, head);
+      if (ctx.readOnly) return 'GET and HEAD compared (read-only: no DELETE for the Allow of the 405)';
       const wrong = await ctx.customer.request({ method: 'DELETE', path });
       expectStatus(wrong, 405, `DELETE ${path}`);
       const allow = (wrong.headers.allow ?? '').split(',').map((m) => m.trim());
