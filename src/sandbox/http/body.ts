@@ -149,13 +149,17 @@ export async function readUpload(req: IncomingMessage): Promise<UploadedFile> {
     let tooLarge = false;
     let tooMany = false;
     let broken = false;
+    let claimed = false;
     parser.on('file', (name, stream, filename, _encoding, mimeType) => {
       // a body that ends inside this part fails the part too: the parser's own 'error' below answers it
       stream.on('error', () => undefined);
-      if (name !== 'file' || found || tooLarge) {
+      // The first `file` part is the file (D-93): claimed when it starts, since a second one may start before the
+      // first has ended (both in one chunk of the body).
+      if (name !== 'file' || claimed || tooLarge) {
         stream.resume();
         return;
       }
+      claimed = true;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
