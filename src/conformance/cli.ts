@@ -8,6 +8,7 @@ import { SETTINGS, readConfigFile, resolveConfig, type SettingName } from './con
 import { progressPrinter, renderReport } from './reporters/console.ts';
 import { renderJson } from './reporters/json.ts';
 import { renderJunit } from './reporters/junit.ts';
+import { renderSummary } from './reporters/summary.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './http.ts';
 import { PREFLIGHT_TIMEOUT_MS } from './preflight.ts';
 import { runSuite } from './runner.ts';
@@ -35,7 +36,8 @@ Run:
   --request-timeout MS       bound of one request, sending to last byte (default ${DEFAULT_REQUEST_TIMEOUT_MS}; the preflight
                              uses at most ${PREFLIGHT_TIMEOUT_MS})
   --spec FILE                bundled description (default: the care-api.yaml shipped with this program)
-  --junit FILE, --json FILE  reports
+  --junit FILE, --json FILE  reports (each failure with expected, actual, where, and the exchange)
+  --summary FILE             a Markdown summary for a CI job page: failures first, by area, with their statements
   --list                     list the checks and the seed statements they verify, then exit
   --verbose                  print every check, not only failures and skips
 
@@ -123,6 +125,7 @@ export async function main(argv: string[]): Promise<number> {
       spec: { type: 'string' },
       junit: { type: 'string' },
       json: { type: 'string' },
+      summary: { type: 'string' },
       list: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -148,7 +151,9 @@ export async function main(argv: string[]): Promise<number> {
   if (values.seed !== undefined && values.stateful === undefined) throw new Error('--seed: only with --stateful N');
   const json = reportPath('json', values.json as string | undefined);
   const junit = reportPath('junit', values.junit as string | undefined);
-  if (json && junit && json === junit) throw new Error('--json and --junit name the same file');
+  const summary = reportPath('summary', values.summary as string | undefined);
+  const reports = [json, junit, summary].filter(Boolean);
+  if (new Set(reports).size < reports.length) throw new Error('--json, --junit and --summary must name different files');
   const specPath = values.spec as string | undefined;
   if (specPath !== undefined && !existsSync(specPath)) throw new Error(`--spec ${specPath}: no such file`);
   const configFile = (values.config as string | undefined) ?? process.env.CARE_CONFIG;
@@ -189,6 +194,7 @@ export async function main(argv: string[]): Promise<number> {
   write(renderReport(report));
   if (junit) writeFileSync(junit, renderJunit(report));
   if (json) writeFileSync(json, renderJson(report));
+  if (summary) writeFileSync(summary, renderSummary(report));
   return exitCode(report, caught);
 }
 

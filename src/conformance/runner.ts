@@ -9,7 +9,7 @@ import { redactText } from './redact.ts';
 import { Receiver } from './receiver.ts';
 import { statefulCheck } from './stateful.ts';
 import { sweep } from './sweep.ts';
-import type { AreaSummary, CheckResult, RunOptions, RunReport } from './types.ts';
+import type { AreaSummary, CheckResult, FailureContext, RunOptions, RunReport } from './types.ts';
 
 /** Why a check cannot run in this run, or undefined when it can. */
 function unmetNeed(ctx: Context, need: Need): string | undefined {
@@ -46,11 +46,23 @@ function toResult(check: Check, key: string | undefined, started: number, reques
     return {
       ...base,
       status: 'failed',
-      failure: { why: redactText(error.why), curl: x ? toCurl(x) : undefined, status: x?.status, excerpt: x ? excerpt(x) : undefined },
+      failure: { why: redactText(error.why), curl: x ? toCurl(x) : undefined, status: x?.status, excerpt: x ? excerpt(x) : undefined, context: failureContext(error) },
     };
   }
   // An exception of the suite or the network: still a failure of the check, never a crash of the run.
   return { ...base, status: 'failed', failure: { why: redactText(`error: ${(error as Error)?.message ?? String(error)}`) } };
+}
+
+/** The structured part of a failure (D-109): the comparison, redacted, and the exchange it was read from. */
+function failureContext(error: CheckFailure): FailureContext | undefined {
+  const x = error.exchange;
+  const c = error.comparison;
+  if (!x && !c) return undefined;
+  const redacted = (v: unknown) => (v === undefined ? undefined : JSON.parse(redactText(JSON.stringify({ v }))).v);
+  return {
+    ...(c ? { expected: redacted(c.expected), actual: redacted(c.actual), ...(c.at ? { at: c.at } : {}) } : {}),
+    ...(x ? { exchange: { method: x.method, url: x.url, status: x.status, contentType: x.headers['content-type'], bodyLength: x.bodyLength ?? x.bytes.length } } : {}),
+  };
 }
 
 async function runOne(ctx: Context, check: Check, key?: string): Promise<{ result: CheckResult; error?: unknown }> {

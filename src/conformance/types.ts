@@ -60,6 +60,16 @@ export interface FailureDetail {
   curl?: string;
   status?: number;
   excerpt?: string;
+  /** Structured, for tools (D-109): what was compared and the exchange it was read from. */
+  context?: FailureContext;
+}
+
+export interface FailureContext {
+  expected?: unknown;
+  actual?: unknown;
+  /** Where in the answer the value was read (`status`, `header.content-type`, `body.data.expiresAt`). */
+  at?: string;
+  exchange?: { method: string; url: string; status: number; contentType?: string; bodyLength?: number };
 }
 
 export interface CheckResult {

@@ -1,6 +1,6 @@
 // Area "coercion": each row of the seed's input-coercion table on a field of that type, in the query string and in
 // JSON bodies. Rows for types the description never uses are skipped with that reason, found by searching it.
-import { Skip, expect, expectErrors, expectStatus, type Check } from '../check.ts';
+import { Skip, expect, expectEqual, expectErrors, expectStatus, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import { MARK } from '../context.ts';
 import { listOperations, withData } from './lists.ts';
@@ -181,7 +181,7 @@ export const coercionChecks: Check[] = [
         const x = await ctx.call(ctx.customer, 'updateApiKey', { keyId }, { json: { expiresAt: input } });
         expectStatus(x, 200, `updateApiKey expiresAt ${JSON.stringify(input)}`);
         // The stored form exactly (D-39: UTC, milliseconds, Z), not just the same instant: answered as sent is wrong.
-        expect(x.json.data.expiresAt === want, `updateApiKey expiresAt ${JSON.stringify(input)} should be answered as ${want} (D-39), got ${JSON.stringify(x.json.data.expiresAt)}`, x);
+        expectEqual(x.json.data.expiresAt, want, `updateApiKey expiresAt ${JSON.stringify(input)} should be answered as ${want} (D-39), got ${JSON.stringify(x.json.data.expiresAt)}`, x, 'body.data.expiresAt');
       }
       return `${cases.length} forms`;
     },

@@ -1,6 +1,6 @@
 // Area "resources": the life cycle of every resource the account can write, read back through the API.
 import { createHash, randomBytes } from 'node:crypto';
-import { Skip, expect, expectErrors, expectStatus, type Check } from '../check.ts';
+import { Skip, expect, expectEqual, expectErrors, expectStatus, type Check } from '../check.ts';
 import { MARK } from '../context.ts';
 import { multipart } from '../fixtures.ts';
 
@@ -101,8 +101,9 @@ export const resourceChecks: Check[] = [
       expectStatus(up2, 201, 'uploadCaseAttachment of application/vnd.conformance+json');
       const dl2 = await ctx.call(ctx.customer, 'downloadCaseAttachment', { caseId, attachmentId: up2.json.data.id });
       expectStatus(dl2, 200, 'downloadCaseAttachment');
-      expect(mediaType(dl2.headers['content-type']) === up2.json.data.contentType && up2.json.data.contentType === 'application/vnd.conformance+json',
-        `the download of a record of type ${JSON.stringify(up2.json.data.contentType)} should carry that Content-Type, got ${JSON.stringify(dl2.headers['content-type'])}`, dl2);
+      expectEqual(up2.json.data.contentType, 'application/vnd.conformance+json', `the record of an upload typed application/vnd.conformance+json says ${JSON.stringify(up2.json.data.contentType)}`, up2, 'body.data.contentType');
+      expectEqual(mediaType(dl2.headers['content-type']), up2.json.data.contentType,
+        `the download of a record of type ${JSON.stringify(up2.json.data.contentType)} should carry that Content-Type, got ${JSON.stringify(dl2.headers['content-type'])}`, dl2, 'header.content-type');
       expect(dl2.bytes.equals(other), 'the download of the second upload is not byte-identical to it', dl2);
     },
   },
