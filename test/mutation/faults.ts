@@ -307,6 +307,8 @@ export const FAULTS: Fault[] = [
       const type = /name="file"[^\r]*\r\nContent-Type: ([^\r]+)\r\n/.exec(req.body.toString('latin1'))?.[1];
       if (type && type.includes('*') && json.data) json.data.contentType = type;
     }, (res, req) => res.status === 201 && /\/attachments$/.test(pathOf(req))) },
+  { name: 'nameless-file-part-refused', area: 'resources', description: 'a file part without filename= is not taken as the file (D-66)',
+    request: (req) => (/\/attachments$/.test(pathOf(req)) && /name="file"\r\n/.test(req.body.toString('latin1')) ? ownError(400, 'missing', 'body.file: Field required') : req) },
   { name: 'upload-limit-exclusive', area: 'resources', description: 'an upload of exactly 10 MiB is refused 413 (D-10, D-93)',
     request: (req) => (/\/attachments$/.test(pathOf(req)) && req.body.length >= 10_485_760 ? ownError(413, 'payload_too_large', 'body.file: larger than 10485760 bytes') : req) },
   { name: 'webhook-userinfo-accepted', area: 'resources', description: 'a webhook url with user information is accepted (D-16)',

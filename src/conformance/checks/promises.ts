@@ -89,8 +89,8 @@ export const promiseChecks: Check[] = [
   {
     id: 'resources.upload-parts',
     area: 'resources',
-    title: 'Uploads: exact bytes whatever the charset, no wildcard type stored, exactly the limit accepted and one byte more 413, names cut at 255 code points, at most 100 parts, the first file part kept (D-93)',
-    statements: ['S4.attachment-crud', 'D-10.attachments', 'D-93.upload-parts'],
+    title: 'Uploads: exact bytes whatever the charset, no wildcard type stored, a file part without filename named file, exactly the limit accepted and one byte more 413, names cut at 255 code points, at most 100 parts, the first file part kept (D-93)',
+    statements: ['S4.attachment-crud', 'D-10.attachments', 'D-93.upload-parts', 'D-66.upload-without-filename'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const caseId = await ctx.fixtures.caseId();
@@ -119,6 +119,11 @@ export const promiseChecks: Check[] = [
       const two = await upload(ctx, caseId, [{ name: 'file', fileName: 'a.txt', contentType: 'text/plain', bytes: first }, { name: 'file', fileName: 'b.txt', contentType: 'text/plain', bytes: Buffer.from('second file part, longer') }]);
       expectStatus(two, 201, 'uploadCaseAttachment with two file parts');
       expect(two.json.data.sha256 === sha256(first) && two.json.data.fileName === 'a.txt', `of two file parts the first should be kept, the record holds ${two.json.data.fileName} (${two.json.data.size} bytes)`, two);
+      // A `file` part without filename= is the file, named `file` (D-66), its bytes as sent.
+      const nameless = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
+      const bare = await upload(ctx, caseId, [{ name: 'file', contentType: 'application/octet-stream', bytes: nameless }]);
+      expectStatus(bare, 201, 'uploadCaseAttachment with a file part without filename=');
+      expect(bare.json.data.fileName === 'file' && bare.json.data.sha256 === sha256(nameless), `a file part without filename= should be stored as "file" with the bytes sent, got ${JSON.stringify(bare.json.data.fileName)} (${bare.json.data.size} bytes)`, bare);
       // At most 100 parts are read: a file after 100 other parts is never reached.
       const many = Array.from({ length: 100 }, (_, i): Part => ({ name: `extra${i}`, bytes: Buffer.from('x') }));
       const late = await upload(ctx, caseId, [...many, { name: 'file', fileName: 'late.txt', contentType: 'text/plain', bytes: Buffer.from('late') }]);
@@ -131,7 +136,7 @@ export const promiseChecks: Check[] = [
       expect(exact.json.data.size === limit, `an upload of exactly ${limit} bytes is recorded as ${exact.json.data.size}`, exact);
       const over = await upload(ctx, caseId, [{ name: 'file', fileName: 'over.bin', contentType: 'application/octet-stream', bytes: Buffer.alloc(limit + 1, 0x61) }]);
       expectErrors(over, 413, `uploadCaseAttachment of ${limit + 1} bytes`);
-      return `charset, 3 wildcard forms, a long name, two file parts, 101 parts, ${limit} and ${limit + 1} bytes`;
+      return `charset, 3 wildcard forms, a long name, two file parts, no filename, 101 parts, ${limit} and ${limit + 1} bytes`;
     },
   },
   {
