@@ -80,11 +80,6 @@ export class Context {
     }
   }
 
-  /** How many of each the run created and has not deleted (webhook subscriptions, API keys) or closed (cases). */
-  get createdCounts(): { webhooks: number; keys: number; cases: number } {
-    return { webhooks: this.created.webhooks.size, keys: this.created.keys.size, cases: this.created.cases.size };
-  }
-
   /** True while the run sends only GET, HEAD and OPTIONS to the target (D-108). */
   get readOnly(): boolean {
     return this.counter.readOnly !== undefined;
