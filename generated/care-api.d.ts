@@ -2630,6 +2630,10 @@ export interface components {
          * WebhookAuthorization
          * @description Authorization applied to every delivery (seed section 6, rule 5): one scheme, or a list of schemes to send several
          *     headers. `null` or absent: none. Secrets are never answered back: responses show `********` in their place.
+         *     A secret sent back as `********` (an update that sends the subscription as it was answered) keeps the stored secret
+         *     of the same scheme (the same type, for `header` the same name, at the same place in a list); `********` where no
+         *     secret of that scheme is stored (a create, a new scheme) is 400 `value_error`: the mask is never stored as a secret
+         *     (decision D-107).
          *     Each header is set by one scheme only: two schemes setting the same header (two `header` schemes of the same name
          *     in any case, two of basic/bearer, or a `header` named `Authorization` next to basic or bearer) are 400
          *     (decision D-76).

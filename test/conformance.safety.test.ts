@@ -233,7 +233,7 @@ describe('care-conformance interrupted by a signal cleans up and reports', () =>
       expect(after.cases).toBeGreaterThan(before.cases);
       const report = readReport(join(dir, 'report.json'));
       expect(report.stopped).toEqual({ kind: 'interrupted', why: `the run was interrupted (${signal})` });
-      expect(report.left).toEqual({ webhooks: 0, keys: 0, cases: 0, problems: [] });
+      expect(report.left).toEqual({ webhooks: 0, keys: 0, cases: 0, problems: [], items: [] });
       expect(report.results.filter((r) => r.area === 'webhooks' && r.status === 'passed').length).toBeGreaterThan(5);
       expect(existsSync(join(dir, 'junit.xml'))).toBe(true);
     }, 180_000);

@@ -75,7 +75,7 @@ describe('care-conformance against the reference sandbox', () => {
     expect(after.cases - before.cases).toBeGreaterThan(20);
     expect(after.marked - before.marked).toBe(after.cases - before.cases);
     expect({ openMarked: after.openMarked, webhooks: after.webhooks, keys: after.keys }).toEqual({ openMarked: before.openMarked, webhooks: before.webhooks, keys: before.keys });
-    expect(report.left).toEqual({ webhooks: 0, keys: 0, cases: 0, problems: [] });
+    expect(report.left).toEqual({ webhooks: 0, keys: 0, cases: 0, problems: [], items: [] });
   });
 
   it('covers every area, and never prints a secret', () => {

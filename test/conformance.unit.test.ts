@@ -87,6 +87,8 @@ describe('judge', () => {
   it('finds the operation of a path, literal paths before templates', () => {
     expect(operationOf(spec.operations, 'POST', '/events/case.updated')?.operationId).toBe('triggerCaseUpdated');
     expect(operationOf(spec.operations, 'GET', '/events/EV1')?.operationId).toBe('getEvent');
+    // GET on a trigger path is that path (405), not a read of an event named like the trigger (D-89).
+    expect(operationOf(spec.operations, 'GET', '/events/case.updated')).toBeUndefined();
     expect(operationOf(spec.operations, 'GET', '/cases/CS1/attachments/AT1/download')?.operationId).toBe('downloadCaseAttachment');
     expect(operationOf(spec.operations, 'GET', '/nowhere')).toBeUndefined();
   });

@@ -30,4 +30,4 @@ export interface Check {
 }
 
 // The failure primitives live in failure.ts (context.ts uses them too; a home of their own keeps the modules acyclic).
-export { CheckFailure, Skip, expect, expectStatus, expectErrors } from './failure.ts';
+export { CheckFailure, Skip, expect, expectEqual, expectStatus, expectErrors } from './failure.ts';

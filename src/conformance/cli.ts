@@ -8,6 +8,7 @@ import { SETTINGS, readConfigFile, resolveConfig, type SettingName } from './con
 import { progressPrinter, renderReport } from './reporters/console.ts';
 import { renderJson } from './reporters/json.ts';
 import { renderJunit } from './reporters/junit.ts';
+import { renderSummary } from './reporters/summary.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './http.ts';
 import { PREFLIGHT_TIMEOUT_MS } from './preflight.ts';
 import { runSuite } from './runner.ts';
@@ -35,7 +36,8 @@ Run:
   --request-timeout MS       bound of one request, sending to last byte (default ${DEFAULT_REQUEST_TIMEOUT_MS}; the preflight
                              uses at most ${PREFLIGHT_TIMEOUT_MS})
   --spec FILE                bundled description (default: the care-api.yaml shipped with this program)
-  --junit FILE, --json FILE  reports
+  --junit FILE, --json FILE  reports (each failure with expected, actual, where, and the exchange)
+  --summary FILE             a Markdown summary for a CI job page: failures first, by area, with their statements
   --list                     list the checks and the seed statements they verify, then exit
   --verbose                  print every check, not only failures and skips
 
@@ -47,9 +49,10 @@ closes its cases, writes the reports it was asked for, and exits 130 or 143.
 
 Exit codes:
   ${EXIT.passed}    every check passed (or skipped with its reason)
-  ${EXIT.failed}    a check failed
+  ${EXIT.failed}    a check failed, or the run left behind data it created and could not clean up (named on stderr)
   ${EXIT.error}    usage, configuration or target error: a bad option, an unwritable report path, or a target that is
-       unreachable, silent, in the other environment, refusing the credentials, or stateless without --stateless
+       unreachable, silent, at a base URL that answers no list envelope, in the other environment, refusing the
+       credentials, stateless without --stateless, or that stops answering mid-run
   ${EXIT.SIGINT}  interrupted by SIGINT (Ctrl-C): cleaned up, partial reports written
   ${EXIT.SIGTERM}  interrupted by SIGTERM: the same
 `;
@@ -143,6 +146,7 @@ export async function main(argv: string[]): Promise<number> {
       spec: { type: 'string' },
       junit: { type: 'string' },
       json: { type: 'string' },
+      summary: { type: 'string' },
       list: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -168,7 +172,9 @@ export async function main(argv: string[]): Promise<number> {
   if (values.seed !== undefined && values.stateful === undefined) throw new Error('--seed: only with --stateful N');
   const json = reportPath('json', values.json as string | undefined);
   const junit = reportPath('junit', values.junit as string | undefined);
-  if (json && junit && json === junit) throw new Error('--json and --junit name the same file');
+  const summary = reportPath('summary', values.summary as string | undefined);
+  const reports = [json, junit, summary].filter(Boolean);
+  if (new Set(reports).size < reports.length) throw new Error('--json, --junit and --summary must name different files');
   const specPath = values.spec as string | undefined;
   if (specPath !== undefined && !existsSync(specPath)) throw new Error(`--spec ${specPath}: no such file`);
   const configFile = (values.config as string | undefined) ?? process.env.CARE_CONFIG;
@@ -211,12 +217,13 @@ export async function main(argv: string[]): Promise<number> {
   write(renderReport(report));
   if (junit) writeFileSync(junit, renderJunit(report));
   if (json) writeFileSync(json, renderJson(report));
+  if (summary) writeFileSync(summary, renderSummary(report));
   return exitCode(report, caught);
 }
 
 function exitCode(report: RunReport, caught: 'SIGINT' | 'SIGTERM' | undefined): number {
   const left = report.left;
-  if (left && (left.webhooks || left.keys)) process.stderr.write(`care-conformance: could not delete ${left.webhooks} webhook subscription(s) and ${left.keys} API key(s) this run created (marked [conformance]): ${left.problems.join('; ')}\n`);
+  if (left?.items.length) process.stderr.write(`care-conformance: left behind (cleanup could not undo it): ${left.items.join(', ')}${left.problems.length ? ` (${left.problems.join('; ')})` : ''}\n`);
   if (report.stopped?.kind === 'interrupted' || caught) {
     process.stderr.write(`care-conformance: interrupted; ${report.results.length} check(s) reported\n`);
     return EXIT[caught ?? 'SIGINT'];

@@ -4,8 +4,9 @@ import { loadSpec } from '../spec/index.ts';
 import type { CareSpec, OperationSpec } from '../spec/types.ts';
 import { tokenSource } from './auth.ts';
 import { CheckFailure, Skip, expect, expectStatus } from './failure.ts';
-import { HttpClient, RequestCounter, type Exchange, type RequestOptions } from './http.ts';
+import { HttpClient, RequestCounter, RequestTimeout, Unreachable, type Exchange, type RequestOptions } from './http.ts';
 import { Fixtures } from './fixtures.ts';
+import { ObservedAnswers } from './observed.ts';
 import type { Receiver } from './receiver.ts';
 import type { Environment } from '../spec/types.ts';
 import type { ListResult, RunOptions, TargetConfig } from './types.ts';
@@ -21,6 +22,8 @@ export class Context {
   readonly customer: HttpClient;
   readonly partner?: HttpClient;
   readonly fixtures: Fixtures;
+  /** Every answer of the run, judged as it arrived (the operations area reports them). */
+  readonly observed: ObservedAnswers;
   /** Undo actions, run last to first when the run ends. */
   readonly cleanups: Array<{ what: string; run: () => Promise<unknown> }> = [];
   private readonly memos = new Map<string, Promise<unknown>>();
@@ -44,7 +47,13 @@ export class Context {
     if (this.config.partner) {
       this.partner = new HttpClient(this.config.baseUrl, tokenSource(this.config.partner, this.config.authUrl, env, this.counter), this.counter, 'partner');
     }
-    for (const client of this.clients()) client.observe = (x) => this.track(client, x);
+    this.observed = new ObservedAnswers(this.spec, () => this.operations(), () => this.envHeader);
+    for (const client of this.clients()) {
+      client.observe = (x) => {
+        this.observed.observe(x);
+        this.track(client, x);
+      };
+    }
     this.fixtures = new Fixtures(this);
   }
 
@@ -71,9 +80,9 @@ export class Context {
     }
   }
 
-  /** How many of each the run created and has not deleted (webhook subscriptions, API keys) or closed (cases). */
-  get createdCounts(): { webhooks: number; keys: number; cases: number } {
-    return { webhooks: this.created.webhooks.size, keys: this.created.keys.size, cases: this.created.cases.size };
+  /** True while the run sends only GET, HEAD and OPTIONS to the target (D-108). */
+  get readOnly(): boolean {
+    return this.counter.readOnly !== undefined;
   }
 
   get environment() {
@@ -99,7 +108,8 @@ export class Context {
    * port on loopback in sandbox; in production, which takes https only (D-32), a name that can never resolve.
    */
   unusedWebhookUrl(name: string): string {
-    return this.environment === 'sandbox' ? `http://127.0.0.1:9/conformance-${name}` : `https://conformance.invalid/${name}`;
+    // The run tag in the URL: the final sweep finds the subscription by it, whatever happened to the run's records.
+    return this.environment === 'sandbox' ? `http://127.0.0.1:9/conformance-${this.runTag}-${name}` : `https://conformance.invalid/${this.runTag}/${name}`;
   }
 
   /** Operations that exist in the target's environment. */
@@ -176,12 +186,24 @@ export class Context {
    */
   async cleanup(): Promise<string[]> {
     const problems: string[] = [];
-    const attempt = async (what: string, run: () => Promise<unknown>) => {
+    // A target that stopped answering is not asked again and again (each request would wait out the timeout).
+    let silent: string | undefined;
+    const attempt = async (what: string, run: () => Promise<unknown>): Promise<boolean> => {
+      if (silent) {
+        problems.push(`${what}: not tried, ${silent}`);
+        return false;
+      }
       try {
         const x = (await run()) as Exchange | undefined;
-        if (x && typeof x === 'object' && 'status' in x && x.status >= 400 && x.status !== 404) problems.push(`${what}: HTTP ${x.status}`);
+        if (x && typeof x === 'object' && 'status' in x && x.status >= 400 && x.status !== 404) {
+          problems.push(`${what}: HTTP ${x.status}`);
+          return false;
+        }
+        return true;
       } catch (err) {
+        if (err instanceof RequestTimeout || err instanceof Unreachable) silent = 'the target stopped answering';
         problems.push(`${what}: ${(err as Error).message}`);
+        return false;
       }
     };
     for (const c of this.cleanups.splice(0).reverse()) await attempt(c.what, c.run);
@@ -190,22 +212,35 @@ export class Context {
     const closed = this.closedStatus();
     if (closed !== undefined) {
       // Eight at a time: a long stateful run leaves thousands. A case the run moved to a contract its creator no
-      // longer controls answers 403 and stays as it is, marked [conformance]: closing is best effort.
+      // longer controls answers 403 and stays as it is, marked [conformance]: closing is best effort, and a case
+      // that could not be closed stays counted.
       const queue = [...this.created.cases];
+      let failedToClose = 0;
       const worker = async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
           const [id, client] = next;
-          this.created.cases.delete(id);
-          await this.call(client, 'updateCase', { caseId: id }, { json: { status: closed } }).catch(() => undefined);
+          if (silent) break;
+          const x = await this.call(client, 'updateCase', { caseId: id }, { json: { status: closed } }).catch((err) => {
+            if (err instanceof RequestTimeout || err instanceof Unreachable) silent = 'the target stopped answering';
+            return undefined;
+          });
+          if (x && ((x.status >= 200 && x.status < 300) || x.status === 403 || x.status === 404)) this.created.cases.delete(id);
+          else failedToClose++;
         }
       };
       await Promise.all(Array.from({ length: 8 }, worker));
+      if (failedToClose || silent) problems.push(`close ${this.created.cases.size} case(s): ${silent ?? 'refused'}`);
     }
     return problems;
   }
 
+  /** The ids the run created and still holds: what a report names when cleanup could not undo it. */
+  leftIds(): { webhooks: string[]; keys: string[]; cases: string[] } {
+    return { webhooks: [...this.created.webhooks.keys()], keys: [...this.created.keys.keys()], cases: [...this.created.cases.keys()] };
+  }
+
   /** The case status the description names Closed (x-enumDescriptions of the status schema), if any. */
-  private closedStatus(): number | undefined {
+  closedStatus(): number | undefined {
     const status = this.spec.operation('updateCase').requestBody?.schema as any;
     const body = status?.$ref ? this.spec.resolve(status.$ref) : status;
     const prop = body?.properties?.status;

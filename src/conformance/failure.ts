@@ -2,8 +2,16 @@
 // context.ts and fixtures.ts can all use it without importing each other.
 import type { Exchange } from './http.ts';
 
+/** What a check compared, when it compared values: for reports that sort and show failures (D-109). */
+export interface Comparison {
+  expected?: unknown;
+  actual?: unknown;
+  /** Where in the answer: `status`, `header.content-type`, `body.data.expiresAt`, … */
+  at?: string;
+}
+
 export class CheckFailure extends Error {
-  constructor(readonly why: string, readonly exchange?: Exchange) {
+  constructor(readonly why: string, readonly exchange?: Exchange, readonly comparison?: Comparison) {
     super(why);
   }
 }
@@ -19,11 +27,16 @@ export function expect(condition: unknown, why: string, exchange?: Exchange): as
   if (!condition) throw new CheckFailure(why, exchange);
 }
 
+/** Fail with `why` unless `actual` equals `expected` (as JSON); the report carries both and where they were read. */
+export function expectEqual(actual: unknown, expected: unknown, why: string, exchange?: Exchange, at?: string): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new CheckFailure(why, exchange, { expected, actual, at });
+}
+
 /** Fail unless the response has one of the statuses. */
 export function expectStatus(x: Exchange, expected: number | number[], what: string): void {
   const list = Array.isArray(expected) ? expected : [expected];
   if (!list.includes(x.status)) {
-    throw new CheckFailure(`${what}: expected HTTP ${list.join(' or ')}, got ${x.status}`, x);
+    throw new CheckFailure(`${what}: expected HTTP ${list.join(' or ')}, got ${x.status}`, x, { expected: list.length === 1 ? list[0] : list, actual: x.status, at: 'status' });
   }
 }
 

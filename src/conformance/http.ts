@@ -25,11 +25,29 @@ export interface Exchange {
   requestBody?: string;
   status: number;
   headers: Record<string, string>;
+  /** The body, or its first MAX_BODY_BYTES when `truncated`. */
   bytes: Buffer;
   text: string;
-  /** The parsed body when it is JSON, else undefined. */
+  /** The parsed body when it is JSON (and whole), else undefined. */
   json: any;
+  /** How many body bytes the target sent (counted while reading, beyond what is kept); `bytes.length` when absent. */
+  bodyLength?: number;
+  /** The body was longer than MAX_BODY_BYTES: only its prefix is kept, and it was not parsed. */
+  truncated?: boolean;
 }
+
+/**
+ * The most of one answer the suite keeps (64 MiB would be enough for anything the description declares; 8 MiB covers
+ * a page of 200 items of every list many times over). Beyond it the body is counted and dropped as it arrives, so a
+ * target answering 200 MB costs the run 8 MiB, never its memory.
+ */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The methods a read-only run sends: none of them may change anything (RFC 9110 §9.2.1). */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A request a read-only run refused to send (its method could change data). The check is skipped, not failed. */
+export class ReadOnlyRefused extends Error {}
 
 /** The default bound of one request, from sending it to the last byte of its answer (`--request-timeout`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -42,6 +60,19 @@ export class RequestCounter {
   total = 0;
   timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
   signal?: AbortSignal;
+  /**
+   * Set while the run may not write: the target's origin, and the token endpoint (a POST there exchanges credentials
+   * and writes nothing). One guard for every request of the run (the raw-socket checks call `refuseUnsafe` too), so
+   * a check that forgets its `writes` need still cannot send a verb that could change data.
+   */
+  readOnly?: { origins: string[]; tokenUrl?: string };
+
+  /** Throws ReadOnlyRefused for a method other than GET/HEAD/OPTIONS to the target in a read-only run. */
+  refuseUnsafe(method: string, url: string): void {
+    if (!this.readOnly || SAFE_METHODS.has(method.toUpperCase())) return;
+    if (url.split('?')[0] === this.readOnly.tokenUrl || !this.readOnly.origins.includes(new URL(url).origin)) return;
+    throw new ReadOnlyRefused(`a read-only run sends only GET, HEAD and OPTIONS to the target (${method} ${url} not sent)`);
+  }
 }
 
 /** A request that got no complete answer within the run's timeout. */
@@ -60,9 +91,10 @@ export class Unreachable extends Error {}
 export type TokenSource = () => Promise<string | undefined>;
 
 export class HttpClient {
-  /** Every exchange, in order; the operations area validates them all against the description. */
-  readonly log: Exchange[] = [];
-  /** Sees every exchange (the run keeps count of what it created, to delete it however the run ends). */
+  /**
+   * Sees every exchange as it arrives: the run judges it against the description there and keeps count of what it
+   * created. Exchanges are not kept (a run of thousands of answers of any size would hold them all).
+   */
   observe?: (x: Exchange) => void;
 
   constructor(
@@ -94,7 +126,7 @@ export class HttpClient {
       body = JSON.stringify(opts.json);
       headers['content-type'] ??= 'application/json';
     }
-    const x = await send(method, url, headers, body, this.counter, this.log, opts.path, query);
+    const x = await send(method, url, headers, body, this.counter, opts.path, query);
     this.observe?.(x);
     return x;
   }
@@ -107,10 +139,10 @@ export async function send(
   headers: Record<string, string>,
   body: string | Buffer | undefined,
   counter: RequestCounter,
-  log?: Exchange[],
   path = new URL(url).pathname,
   query = new URL(url).search.slice(1),
 ): Promise<Exchange> {
+  counter.refuseUnsafe(method, url);
   counter.total++;
   if (counter.signal?.aborted) throw new Interrupted(String(counter.signal.reason ?? 'interrupted'));
   const timeout = AbortSignal.timeout(counter.timeoutMs);
@@ -126,18 +158,19 @@ export async function send(
     return new Unreachable(`${method} ${url}: ${cause?.code ?? ''}${cause?.code ? ' ' : ''}${cause?.message ?? (err as Error).message}`);
   };
   let res: Response;
-  let bytes: Buffer;
+  let read: BoundedBody;
   try {
     res = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual', signal });
-    bytes = Buffer.from(await res.arrayBuffer());
+    read = await readBounded(res);
   } catch (err) {
     throw failed(err);
   }
+  const { bytes, bodyLength, truncated } = read;
   const responseHeaders: Record<string, string> = {};
   res.headers.forEach((v, k) => (responseHeaders[k] = v));
   const text = bytes.toString('utf8');
   let json: unknown;
-  if (/json/i.test(responseHeaders['content-type'] ?? '')) {
+  if (!truncated && /json/i.test(responseHeaders['content-type'] ?? '')) {
     try {
       json = JSON.parse(text);
     } catch {
@@ -147,10 +180,40 @@ export async function send(
   const requestBody = typeof body === 'string' ? body : body ? `<${body.length} bytes>` : undefined;
   const exchange: Exchange = {
     method, url, path, query, requestHeaders: headers, requestBody,
-    status: res.status, headers: responseHeaders, bytes, text, json,
+    status: res.status, headers: responseHeaders, bytes, text, json, bodyLength, ...(truncated ? { truncated } : {}),
   };
-  log?.push(exchange);
   return exchange;
+}
+
+interface BoundedBody {
+  bytes: Buffer;
+  bodyLength: number;
+  truncated: boolean;
+}
+
+/**
+ * Read an answer's body keeping at most MAX_BODY_BYTES. Past the bound the rest is not read: the body is cancelled
+ * (the connection closes), and its length is the declared Content-Length when there is one, else what arrived.
+ */
+async function readBounded(res: Response, max = MAX_BODY_BYTES): Promise<BoundedBody> {
+  if (!res.body) return { bytes: Buffer.alloc(0), bodyLength: 0, truncated: false };
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (kept + value.byteLength > max) {
+      chunks.push(Buffer.from(value.buffer, value.byteOffset, max - kept));
+      const declared = Number(res.headers.get('content-length'));
+      const arrived = kept + value.byteLength;
+      await reader.cancel().catch(() => undefined);
+      return { bytes: Buffer.concat(chunks), bodyLength: Number.isFinite(declared) && declared > arrived ? declared : arrived, truncated: true };
+    }
+    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+    kept += value.byteLength;
+  }
+  return { bytes: Buffer.concat(chunks), bodyLength: kept, truncated: false };
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -1,7 +1,7 @@
 // Judge one exchange against the description: status declared, content type, X-CareAPI-Env, body schema, no 5xx.
 import { validatorFor } from '../spec/index.ts';
 import type { CareSpec, OperationSpec, ResponseSpec } from '../spec/types.ts';
-import type { Exchange } from './http.ts';
+import { MAX_BODY_BYTES, type Exchange } from './http.ts';
 
 /** The declared response for a status: exact, then `4XX`-style ranges, then `default`. */
 export function declaredResponse(op: OperationSpec, status: number): ResponseSpec | undefined {
@@ -35,8 +35,9 @@ export function judge(spec: CareSpec, op: OperationSpec, x: Exchange, envHeader:
     return problems;
   }
   const actualType = mediaType(x.headers['content-type']);
+  const length = x.bodyLength ?? x.bytes.length;
   if (declared.contentTypes.length === 0) {
-    if (x.bytes.length > 0) problems.push(`${where}: no body is declared, got ${x.bytes.length} bytes`);
+    if (length > 0) problems.push(`${where}: no body is declared, got ${length} bytes`);
     return problems;
   }
   // The download declares `*/*` (it answers the type given at upload, D-67): the description itself says what matches.
@@ -45,7 +46,9 @@ export function judge(spec: CareSpec, op: OperationSpec, x: Exchange, envHeader:
     return problems;
   }
   if (declared.schema && /json/.test(actualType)) {
-    if (x.json === undefined) {
+    if (x.truncated) {
+      problems.push(`${where}: the body is ${length} bytes, more than the suite reads of one answer (${MAX_BODY_BYTES} bytes): not judged`);
+    } else if (x.json === undefined) {
       problems.push(`${where}: the body is not valid JSON`);
     } else {
       const validate = validatorFor(spec, declared.schema as object);
@@ -64,5 +67,7 @@ export function operationOf(ops: OperationSpec[], method: string, path: string):
   // Literal paths first, so a trigger path is not read as the template that reads one event.
   const literal = candidates.find((op) => op.path === path);
   if (literal) return literal;
+  // A literal path of another method (GET on a trigger path) is that path, not the template it also matches.
+  if (ops.some((op) => op.path === path)) return undefined;
   return candidates.find((op) => new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`).test(path));
 }

@@ -67,12 +67,29 @@ function checkEnvironment(ctx: Context, answers: Exchange[]): string {
   if (wrong !== undefined) {
     throw new StopRun(`the target answers X-CareAPI-Env: ${wrong}, but the configuration says ${configured} (X-CareAPI-Env: ${header(configured)}): refusing to run, nothing was written (fix --environment or --base-url${configured === 'sandbox' ? '; a production run reads only unless --allow-writes' : ''})`, answers.find((x) => x.headers['x-careapi-env'] === wrong));
   }
+  checkListEnvelope(ctx, answers[answers.length - 1]);
   if (said.length === 0) {
     ctx.provenEnvironment = undefined;
     throw new CheckFailure(`the target's answers carry no X-CareAPI-Env: its environment is not proven, so the run only reads (every answer must carry it, seed section 1)`, answers[0]);
   }
   ctx.provenEnvironment = configured;
+  // Proven: where the run may write (sandbox, or production with --allow-writes), write verbs may go out from here on.
+  if (ctx.canWrite) ctx.counter.readOnly = undefined;
   return `X-CareAPI-Env: ${header(configured)}`;
+}
+
+/**
+ * The probe is a list every account may read: the base URL is proven only by a 200 list envelope (data[] and
+ * meta.page). A wrong base path (the origin alone, the docs, one segment too many) answers a 404, an HTML page or
+ * another JSON, and the run stops here with one message instead of hundreds of failures.
+ */
+function checkListEnvelope(ctx: Context, x: Exchange): void {
+  const json = x.json;
+  if (x.status === 200 && Array.isArray(json?.data) && json?.meta?.page && typeof json.meta.page === 'object') return;
+  const configured = ctx.config.environment;
+  const want = basePaths(ctx)[configured];
+  const answered = `${x.status} ${x.headers['content-type'] ?? '(no content type)'}${x.status === 200 ? ' without a list envelope (data[] and meta.page)' : ''}`;
+  throw new StopRun(`GET ${x.url} answered ${answered}: ${ctx.config.baseUrl} is not the base URL of the ${configured} API${want ? ` (its path ends in ${want})` : ''}; refusing to run (fix --base-url)`, x);
 }
 
 /** With writes: a created case must be answered and read back as written; a stateless mock answers its examples. */
@@ -123,6 +140,21 @@ async function run(ctx: Context): Promise<string> {
     return [`${ctx.clients().length} account(s) authenticated`, env, state].filter(Boolean).join('; ');
   } finally {
     ctx.counter.timeoutMs = configuredTimeout;
+  }
+}
+
+/** After a timeout or a refused connection mid-run: does the target still answer the probe within the preflight's bound? */
+export async function stillAnswering(ctx: Context): Promise<boolean> {
+  const configured = ctx.counter.timeoutMs;
+  ctx.counter.timeoutMs = Math.min(configured, PREFLIGHT_TIMEOUT_MS);
+  try {
+    await ctx.customer.request({ path: ctx.path(probeOperation(ctx)) });
+    return true;
+  } catch (error) {
+    if (error instanceof Interrupted) return true; // a signal, not the target: the run reports the interruption
+    return false;
+  } finally {
+    ctx.counter.timeoutMs = configured;
   }
 }
 

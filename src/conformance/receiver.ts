@@ -4,6 +4,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Interrupted } from './http.ts';
 
+/** The largest delivery the receiver keeps. */
+const MAX_DELIVERY_BYTES = 1024 * 1024;
+
 export interface Delivery {
   /** The receiver path the subscription was given (one per subscription). */
   path: string;
@@ -38,7 +41,17 @@ export class Receiver {
       const [host, port] = splitHostPort(listen);
       const server = createServer((req, res) => {
         const chunks: Buffer[] = [];
-        req.on('data', (c) => chunks.push(c));
+        let size = 0;
+        req.on('data', (c: Buffer) => {
+          size += c.length;
+          // Bounded memory (D-108): no event payload comes near this; a larger body is refused, not kept.
+          if (size > MAX_DELIVERY_BYTES) {
+            res.writeHead(413).end();
+            req.destroy();
+            return;
+          }
+          chunks.push(c);
+        });
         req.on('end', () => {
           const body = Buffer.concat(chunks).toString('utf8');
           let json: unknown;

@@ -3,12 +3,13 @@ import type { CareSpec } from '../spec/types.ts';
 import { AREAS, CheckFailure, Skip, type Check, type Need } from './check.ts';
 import { ALL_CHECKS } from './checks/index.ts';
 import { Context } from './context.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, Interrupted, excerpt, toCurl } from './http.ts';
-import { StopRun, preflightCheck } from './preflight.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, Interrupted, ReadOnlyRefused, RequestTimeout, Unreachable, excerpt, toCurl } from './http.ts';
+import { PREFLIGHT_TIMEOUT_MS, StopRun, preflightCheck, stillAnswering } from './preflight.ts';
 import { redactText } from './redact.ts';
 import { Receiver } from './receiver.ts';
 import { statefulCheck } from './stateful.ts';
-import type { AreaSummary, CheckResult, RunOptions, RunReport } from './types.ts';
+import { sweep } from './sweep.ts';
+import type { AreaSummary, CheckResult, FailureContext, RunOptions, RunReport } from './types.ts';
 
 /** Why a check cannot run in this run, or undefined when it can. */
 function unmetNeed(ctx: Context, need: Need): string | undefined {
@@ -38,33 +39,46 @@ function toResult(check: Check, key: string | undefined, started: number, reques
   };
   const { error } = outcome;
   if (error === undefined) return { ...base, status: 'passed', note: outcome.note };
+  if (error instanceof ReadOnlyRefused) return { ...base, status: 'skipped', reason: 'read-only run: only GET, HEAD and OPTIONS are sent (--allow-writes in production)' };
   if (error instanceof Skip) return { ...base, status: 'skipped', reason: error.reason };
   if (error instanceof CheckFailure) {
     const x = error.exchange;
     return {
       ...base,
       status: 'failed',
-      failure: { why: redactText(error.why), curl: x ? toCurl(x) : undefined, status: x?.status, excerpt: x ? excerpt(x) : undefined },
+      failure: { why: redactText(error.why), curl: x ? toCurl(x) : undefined, status: x?.status, excerpt: x ? excerpt(x) : undefined, context: failureContext(error) },
     };
   }
   // An exception of the suite or the network: still a failure of the check, never a crash of the run.
   return { ...base, status: 'failed', failure: { why: redactText(`error: ${(error as Error)?.message ?? String(error)}`) } };
 }
 
-async function runOne(ctx: Context, check: Check, key?: string): Promise<CheckResult> {
+/** The structured part of a failure (D-109): the comparison, redacted, and the exchange it was read from. */
+function failureContext(error: CheckFailure): FailureContext | undefined {
+  const x = error.exchange;
+  const c = error.comparison;
+  if (!x && !c) return undefined;
+  const redacted = (v: unknown) => (v === undefined ? undefined : JSON.parse(redactText(JSON.stringify({ v }))).v);
+  return {
+    ...(c ? { expected: redacted(c.expected), actual: redacted(c.actual), ...(c.at ? { at: c.at } : {}) } : {}),
+    ...(x ? { exchange: { method: x.method, url: x.url, status: x.status, contentType: x.headers['content-type'], bodyLength: x.bodyLength ?? x.bytes.length } } : {}),
+  };
+}
+
+async function runOne(ctx: Context, check: Check, key?: string): Promise<{ result: CheckResult; error?: unknown }> {
   const started = Date.now();
   const before = ctx.counter.total;
   for (const need of check.needs ?? []) {
     const reason = unmetNeed(ctx, need);
-    if (reason) return toResult(check, key, started, 0, { error: new Skip(reason) });
+    if (reason) return { result: toResult(check, key, started, 0, { error: new Skip(reason) }) };
   }
   try {
     const note = await check.run(ctx, key);
-    return toResult(check, key, started, ctx.counter.total - before, { note: note ?? undefined });
+    return { result: toResult(check, key, started, ctx.counter.total - before, { note: note ?? undefined }) };
   } catch (error) {
     // Cut short by SIGINT/SIGTERM: not a verdict on the target.
-    if (error instanceof Interrupted || ctx.counter.signal?.aborted) return toResult(check, key, started, ctx.counter.total - before, { error: new Skip(interruptedReason(ctx)) });
-    return toResult(check, key, started, ctx.counter.total - before, { error });
+    if (error instanceof Interrupted || ctx.counter.signal?.aborted) return { result: toResult(check, key, started, ctx.counter.total - before, { error: new Skip(interruptedReason(ctx)) }) };
+    return { result: toResult(check, key, started, ctx.counter.total - before, { error }), error };
   }
 }
 
@@ -94,6 +108,9 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
   const ctx = new Context(options, spec);
   ctx.counter.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   ctx.counter.signal = options.signal;
+  // Read-only until the preflight proved the run may write: no verb that could change data reaches the target.
+  const tokenUrl = options.config.authUrl ? `${options.config.authUrl.replace(/\/$/, '')}/oauth/token` : undefined;
+  ctx.counter.readOnly = { origins: [new URL(options.config.baseUrl).origin, ...(tokenUrl ? [new URL(tokenUrl).origin] : [])], tokenUrl };
   const wanted = (c: Check) => options.areas.length === 0 || options.areas.includes(c.area);
   const selected = [...checks, ...(options.stateful ? [statefulCheck(options.stateful.runs, options.stateful.seed)] : [])].filter((c) => c.id !== preflightCheck.id && wanted(c));
   const ordered = [...selected.filter((c) => !c.last), ...selected.filter((c) => c.last)];
@@ -106,6 +123,13 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
   };
   let stopped: RunReport['stopped'];
 
+  /** A check that met a timeout or a refused connection: is the target still there? If not, the run stops (exit 2). */
+  const stopIfSilent = async (r: CheckResult, error: unknown) => {
+    if (!(error instanceof RequestTimeout || error instanceof Unreachable)) return;
+    if (await stillAnswering(ctx)) return;
+    stopped = { kind: 'target', why: redactText(`the target stopped answering during ${r.id}, after ${ctx.counter.total} requests: ${(error as Error).message}`) };
+  };
+
   // The preflight always runs first, whatever the areas: nothing is written before it proved the environment.
   const preflight = async () => {
     const started = Date.now();
@@ -117,22 +141,23 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
       if (error instanceof Interrupted || options.signal?.aborted) stopped = { kind: 'interrupted', why: interruptedReason(ctx) };
       record(toResult(preflightCheck, undefined, started, ctx.counter.total, { error: stopped?.kind === 'interrupted' ? new Skip(stopped.why) : error }));
     }
+    if (ctx.canWrite) ctx.counter.readOnly = undefined;
   };
 
   const areas = async () => {
-    let currentArea: string | undefined;
-    let areaResults: CheckResult[] = [];
-    const endArea = () => {
-      if (currentArea) options.onProgress?.({ kind: 'area-end', area: currentArea, results: areaResults });
-    };
-    for (const check of ordered) {
+    // Each area is started once and ended after its last check, even one that runs last (operations.observed): the
+    // console names each area once.
+    const lastOf = new Map(ordered.map((c, i) => [c.area, i] as const));
+    const byArea = new Map<string, CheckResult[]>();
+    const ended = new Set<string>();
+    const endArea = (area: string) => options.onProgress?.({ kind: 'area-end', area, results: byArea.get(area)! });
+    for (const [index, check] of ordered.entries()) {
       if (options.signal?.aborted) break;
-      if (check.area !== currentArea) {
-        endArea();
-        currentArea = check.area;
-        areaResults = [];
+      if (!byArea.has(check.area)) {
+        byArea.set(check.area, []);
         options.onProgress?.({ kind: 'area-start', area: check.area, checks: ordered.filter((c) => c.area === check.area).length });
       }
+      const areaResults = byArea.get(check.area)!;
       let keys: Array<string | undefined> = [undefined];
       if (check.cases) {
         const blocked = (check.needs ?? []).map((n) => unmetNeed(ctx, n)).find(Boolean);
@@ -143,28 +168,40 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
             const r = toResult(check, undefined, Date.now(), 0, { error: error instanceof Interrupted ? new Skip(interruptedReason(ctx)) : error });
             areaResults.push(r);
             record(r);
-            continue;
+            await stopIfSilent(r, error);
+            if (stopped) break;
+            keys = [];
           }
         }
       }
       for (const key of keys) {
         if (options.signal?.aborted) break;
-        const r = await runOne(ctx, check, key);
+        const { result: r, error } = await runOne(ctx, check, key);
         areaResults.push(r);
         record(r);
+        await stopIfSilent(r, error);
+        if (stopped) break;
+      }
+      if (stopped) break;
+      if (lastOf.get(check.area) === index) {
+        endArea(check.area);
+        ended.add(check.area);
       }
     }
-    endArea();
+    for (const area of byArea.keys()) if (!ended.has(area)) endArea(area);
   };
 
-  let cleanup: string[] = [];
+  let left: RunReport['left'];
   try {
     await preflight();
     if (!stopped) await areas();
   } finally {
-    // Cleanup goes out however the run ends: its requests are no longer tied to the run's (aborted) signal.
+    // Cleanup goes out however the run ends: its requests are no longer tied to the run's (aborted) signal. A target
+    // that stopped answering gets the preflight's short bound, so a dead target does not hold the run for minutes.
     ctx.counter.signal = undefined;
-    cleanup = await ctx.cleanup();
+    if (stopped?.kind === 'target') ctx.counter.timeoutMs = Math.min(ctx.counter.timeoutMs, PREFLIGHT_TIMEOUT_MS);
+    const problems = await ctx.cleanup();
+    left = await sweep(ctx, problems);
     await receiver.close();
   }
   if (!stopped && options.signal?.aborted) stopped = { kind: 'interrupted', why: interruptedReason(ctx) };
@@ -175,8 +212,8 @@ export async function runSuite(options: RunOptions, checks: Check[] = ALL_CHECKS
     requests: ctx.counter.total,
     results,
     areas: summarise(results),
-    ok: !stopped && results.every((r) => r.status !== 'failed'),
+    ok: !stopped && results.every((r) => r.status !== 'failed') && left!.items.length === 0,
     ...(stopped ? { stopped } : {}),
-    left: { ...ctx.createdCounts, problems: cleanup },
+    left,
   };
 }

@@ -25,7 +25,8 @@ interface Real {
   ctx: Context;
   marker: string;
   contracts: string[];
-  log: Exchange[];
+  /** The sequence's requests as curl commands (not the exchanges: a long run would keep every answer). */
+  log: string[];
 }
 
 type Change = { priority: number } | { status: number } | { contract: number };
@@ -35,7 +36,7 @@ const pick = <T>(m: Map<string, T>, index: number): string => [...m.keys()][inde
 
 async function call(real: Real, operationId: string, params: Record<string, string>, opts: { json?: unknown; query?: string }): Promise<Exchange> {
   const x = await real.ctx.call(real.ctx.customer, operationId, params, opts);
-  real.log.push(x);
+  real.log.push(toCurl(x));
   return x;
 }
 
@@ -152,7 +153,7 @@ export async function runStateful(ctx: Context, runs: number, seed: number, maxC
     index.map((i) => new ListComments(i)),
   ], { maxCommands });
   let sequence = 0;
-  let lastFailure: { log: Exchange[]; why: string } | undefined;
+  let lastFailure: { log: string[]; why: string } | undefined;
   const before = ctx.counter.total;
   const result = await fc.check(
     fc.asyncProperty(commands, async (cmds) => {
@@ -168,7 +169,7 @@ export async function runStateful(ctx: Context, runs: number, seed: number, maxC
   );
   const outcome: StatefulOutcome = { ok: !result.failed, runs: result.numRuns, seed, requests: ctx.counter.total - before };
   if (result.failed && lastFailure) {
-    outcome.counterexample = { commands: String(result.counterexample?.[0] ?? ''), why: lastFailure.why, curl: lastFailure.log.map(toCurl) };
+    outcome.counterexample = { commands: String(result.counterexample?.[0] ?? ''), why: lastFailure.why, curl: lastFailure.log };
   }
   return outcome;
 }

@@ -60,6 +60,16 @@ export interface FailureDetail {
   curl?: string;
   status?: number;
   excerpt?: string;
+  /** Structured, for tools (D-109): what was compared and the exchange it was read from. */
+  context?: FailureContext;
+}
+
+export interface FailureContext {
+  expected?: unknown;
+  actual?: unknown;
+  /** Where in the answer the value was read (`status`, `header.content-type`, `body.data.expiresAt`). */
+  at?: string;
+  exchange?: { method: string; url: string; status: number; contentType?: string; bodyLength?: number };
 }
 
 export interface CheckResult {
@@ -89,7 +99,7 @@ export interface RunReport {
   /** Why the run ended before its end: a target that cannot be checked as configured, or a signal. */
   stopped?: { kind: 'target' | 'interrupted'; why: string };
   /** After cleanup: what the run created and could not delete (webhook subscriptions, API keys) or close (cases). */
-  left?: { webhooks: number; keys: number; cases: number; problems: string[] };
+  left?: { webhooks: number; keys: number; cases: number; problems: string[]; items: string[] };
 }
 
 export interface AreaSummary {

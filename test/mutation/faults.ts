@@ -70,6 +70,24 @@ const forEachItem = (json: any, f: (item: any) => void) => {
   else if (json?.data && typeof json.data === 'object') f(json.data);
 };
 
+
+/** An error envelope the proxy answers itself (a fault that refuses or misroutes before the target sees it). */
+function ownError(status: number, code: string, detail: string, headers: Record<string, string> = {}): ProxyResponse {
+  return { status, headers: { 'content-type': 'application/json', 'x-careapi-env': 'Sandbox', ...headers }, body: Buffer.from(JSON.stringify({ meta: {}, errors: [{ status: String(status), title: 'Error', detail, code }] })) };
+}
+
+/** Drop the keys __proto__, constructor and prototype below the top level of a JSON value (a top-level-only check). */
+function stripNestedPrototypeKeys(value: any, depth = 0): void {
+  if (!value || typeof value !== 'object') return;
+  for (const key of Object.keys(value)) {
+    if (depth > 0 && !Array.isArray(value) && ['__proto__', 'constructor', 'prototype'].includes(key)) delete value[key];
+    else stripNestedPrototypeKeys(value[key], depth + 1);
+  }
+}
+
+/** Cases as a list first answered them: a list that is not kept current by the writes (the risk D-84 names). */
+const firstListed = new Map<string, unknown>();
+
 export const FAULTS: Fault[] = [
   // operations: envelope, headers, shapes
   { name: 'env-header-missing', area: 'operations', description: 'no X-CareAPI-Env on any answer',
@@ -254,4 +272,62 @@ export const FAULTS: Fault[] = [
     delivery: (d) => ({ ...d, headers: { ...d.headers, 'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' } }) },
   { name: 'delivery-payload-without-updated', area: 'webhooks', description: 'case.updated payloads lack meta.updated',
     delivery: (d) => ({ ...d, body: Buffer.from(d.body.toString('utf8').replace(/,"updated":\[[^\]]*\]/, '')) }) },
+
+  // issue 46: promises of the decisions that no check sent a request for, or checked too loosely
+  { name: 'depth-counts-arrays-only', area: 'validation', description: 'objects nested 3000 deep get a type error, not too_deep (only arrays count toward the depth)',
+    request: (req) => (req.body.includes('{"a":{"a":{"a":{"a":{"a":') && req.body.length > 10_000 ? ownError(400, 'string_type', 'body.description: Input should be a valid string') : req) },
+  { name: 'prototype-keys-top-level-only', area: 'validation', description: 'a __proto__ key below the top level of a body is not refused',
+    request: (req) => {
+      if (!/json/.test(req.headers['content-type'] ?? '') || !/"(__proto__|constructor|prototype)"/.test(req.body.toString('utf8'))) return req;
+      try {
+        const json = JSON.parse(req.body.toString('utf8'));
+        stripNestedPrototypeKeys(json);
+        return { ...req, body: Buffer.from(JSON.stringify(json)) };
+      } catch {
+        return req;
+      }
+    } },
+  { name: 'datetime-answered-as-sent', area: 'coercion', description: 'a PATCH answers a datetime as sent (…05Z), not in its stored form (…05.000Z, D-39)',
+    response: editJson((json, _res, req) => {
+      const sent = (() => { try { return JSON.parse(req.body.toString('utf8'))?.expiresAt; } catch { return undefined; } })();
+      if (typeof sent === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(sent) && Date.parse(json.data?.expiresAt) === Date.parse(sent)) json.data.expiresAt = sent;
+    }, (res, req) => req.method === 'PATCH' && res.status === 200) },
+  { name: 'upload-location-missing', area: 'resources', description: 'an attachment upload answers 201 without Location (D-74)',
+    response: (res, req) => { if (res.status !== 201 || !/\/attachments$/.test(pathOf(req))) return res; const h = { ...res.headers }; delete h.location; return { ...res, headers: h }; } },
+  { name: 'download-wildcard-type', area: 'resources', description: 'downloads are served as Content-Type */*',
+    response: (res, req) => (/\/download$/.test(pathOf(req)) && res.status === 200 ? { ...res, headers: { ...res.headers, 'content-type': '*/*' } } : res) },
+  { name: 'download-type-not-the-records', area: 'resources', description: 'downloads of anything but an image are served as application/octet-stream, not the type of the record',
+    response: (res, req) => (/\/download$/.test(pathOf(req)) && res.status === 200 && !/^image\//.test(res.headers['content-type'] ?? '') ? { ...res, headers: { ...res.headers, 'content-type': 'application/octet-stream' } } : res) },
+  { name: 'list-keeps-old-case', area: 'resources', description: 'lists of cases keep a case as first listed after it was updated, while getCase shows the new one (D-84)',
+    response: editJson((json) => {
+      json.data = json.data.map((item: any) => (firstListed.has(item.id) ? firstListed.get(item.id) : (firstListed.set(item.id, item), item)));
+    }, (res, req) => req.method === 'GET' && /\/cases$/.test(pathOf(req)) && res.status === 200) },
+  { name: 'upload-wildcard-type-stored', area: 'resources', description: 'an upload part typed */* or image/* is stored with that wildcard type (D-93)',
+    response: editJson((json, _res, req) => {
+      const type = /name="file"[^\r]*\r\nContent-Type: ([^\r]+)\r\n/.exec(req.body.toString('latin1'))?.[1];
+      if (type && type.includes('*') && json.data) json.data.contentType = type;
+    }, (res, req) => res.status === 201 && /\/attachments$/.test(pathOf(req))) },
+  { name: 'nameless-file-part-refused', area: 'resources', description: 'a file part without filename= is not taken as the file (D-66)',
+    request: (req) => (/\/attachments$/.test(pathOf(req)) && /name="file"\r\n/.test(req.body.toString('latin1')) ? ownError(400, 'missing', 'body.file: Field required') : req) },
+  { name: 'upload-limit-exclusive', area: 'resources', description: 'an upload of exactly 10 MiB is refused 413 (D-10, D-93)',
+    request: (req) => (/\/attachments$/.test(pathOf(req)) && req.body.length >= 10_485_760 ? ownError(413, 'payload_too_large', 'body.file: larger than 10485760 bytes') : req) },
+  { name: 'webhook-userinfo-accepted', area: 'resources', description: 'a webhook url with user information is accepted (D-16)',
+    request: (req) => {
+      if (!/\/webhooks(\/[^/?]+)?$/.test(pathOf(req))) return req;
+      const text = req.body.toString('utf8');
+      return /"url":"[a-z]+:\/\/[^"/]*@/.test(text) ? { ...req, body: Buffer.from(text.replace(/("url":"[a-z]+:\/\/)[^"/@]*@/, '$1')) } : req;
+    } },
+  { name: 'masked-secret-replaces', area: 'webhooks', description: 'a webhook secret sent back as ******** replaces the stored one (D-107)',
+    request: (req) => (req.method === 'PATCH' && /\/webhooks\//.test(pathOf(req)) && req.body.includes('"********"') ? { ...req, body: Buffer.from(req.body.toString('utf8').split('"********"').join('"x********"')) } : req) },
+  { name: 'token-repeated-parameter-accepted', area: 'auth', description: 'the token endpoint reads a parameter given twice (the first wins) instead of refusing it (D-89)',
+    request: (req) => {
+      if (!req.url.includes('/oauth/token') || req.method !== 'POST') return req;
+      const seen = new Set<string>();
+      const parts = req.body.toString('utf8').split('&').filter((p) => { const k = p.split('=')[0]; if (seen.has(k)) return false; seen.add(k); return true; });
+      return { ...req, body: Buffer.from(parts.join('&')) };
+    } },
+  { name: 'trigger-get-reads-event', area: 'operations', description: 'GET on a trigger path reads an event of that id (404), not 405 (D-89)',
+    request: (req) => (req.method === 'GET' && /\/events\/case\.[a-z.]+$/.test(pathOf(req)) ? ownError(404, 'not_found', `path.eventId: event ${pathOf(req).split('/').pop()} not found`) : req) },
+  { name: 'no-host-served', area: 'operations', description: 'an HTTP/1.1 request without Host is served as if it had one (D-89)',
+    request: (req) => (req.headers.host === undefined ? { ...req, headers: { ...req.headers, host: 'served.invalid' } } : req) },
 ];

@@ -2,7 +2,7 @@
 // switched per run; every fault names the suite area that must catch it. The proxy also sits on the webhook path:
 // subscription URLs are rewritten to pass through it (and rewritten back in answers), so deliveries can be faulted.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 
 export interface ProxyRequest {
   method: string;
@@ -67,7 +67,9 @@ export class FaultProxy {
   constructor(readonly target: string) {}
 
   async start(): Promise<string> {
-    this.server = createServer((req, res) => {
+    // Requests without Host reach the handler (Node would answer them with its own bare 400): they are passed on
+    // without Host, so the target's own answer is judged (D-89).
+    this.server = createServer({ requireHostHeader: false }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
@@ -115,13 +117,46 @@ export class FaultProxy {
     return { status: r.status, headers: out, body: Buffer.from(await r.arrayBuffer()) };
   }
 
+  /** Send a request to the target over a socket of its own, with no Host header (fetch always sends one). */
+  forwardWithoutHost(req: ProxyRequest): Promise<ProxyResponse> {
+    const url = new URL(this.target);
+    const headers = Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k));
+    const head = [`${req.method} ${req.url} HTTP/1.1`, ...headers.map(([k, v]) => `${k}: ${v}`), 'Connection: close', ...(req.body.length ? [`Content-Length: ${req.body.length}`] : [])].join('\r\n');
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), req.body])));
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const raw = Buffer.concat(chunks);
+        const split = raw.indexOf('\r\n\r\n');
+        const [statusLine, ...lines] = raw.subarray(0, split < 0 ? raw.length : split).toString('latin1').split('\r\n');
+        const out: Record<string, string> = {};
+        for (const l of lines) out[l.slice(0, l.indexOf(':')).trim().toLowerCase()] = l.slice(l.indexOf(':') + 1).trim();
+        let body = split < 0 ? Buffer.alloc(0) : raw.subarray(split + 4);
+        if (/chunked/i.test(out['transfer-encoding'] ?? '')) {
+          const parts: Buffer[] = [];
+          for (let rest = body; ; ) {
+            const eol = rest.indexOf('\r\n');
+            const size = parseInt(rest.subarray(0, eol).toString('latin1'), 16);
+            if (!(size > 0)) break;
+            parts.push(rest.subarray(eol + 2, eol + 2 + size));
+            rest = rest.subarray(eol + 2 + size + 2);
+          }
+          body = Buffer.concat(parts);
+        }
+        resolve({ status: Number(statusLine.split(' ')[1]), headers: out, body });
+      });
+    });
+  }
+
   private async handle(req: ProxyRequest): Promise<ProxyResponse> {
     if (req.url.startsWith(DELIVER)) return this.deliver(req);
     const rewritten = this.rewriteWebhookUrls(req);
     let current: ProxyRequest | ProxyResponse = rewritten;
     if (this.fault?.request) current = await this.fault.request(rewritten, this);
     if ('status' in current) return current;
-    let res = await this.forward(current);
+    let res = current.headers.host === undefined ? await this.forwardWithoutHost(current) : await this.forward(current);
     this.remember(current, res);
     if (this.fault?.response) res = await this.fault.response(res, current, this);
     return this.unrewriteWebhookUrls(res);
@@ -136,7 +171,8 @@ export class FaultProxy {
     if (!/\/webhooks(\/[^/?]+)?(\?|$)/.test(req.url) || !/json/.test(req.headers['content-type'] ?? '')) return req;
     try {
       const body = JSON.parse(req.body.toString('utf8'));
-      if (typeof body?.url !== 'string') return req;
+      // A URL with user information is left as it is: the target must refuse it (D-16), and a rewritten one would not say it.
+      if (typeof body?.url !== 'string' || /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(body.url)) return req;
       body.url = `${this.origin}${DELIVER}${Buffer.from(body.url).toString('base64url')}`;
       return { ...req, body: Buffer.from(JSON.stringify(body)) };
     } catch {

@@ -88,6 +88,29 @@ export const behave = {
       res.end();
     };
   },
+  /**
+   * A 200 JSON answer of `megabytes` MiB: a list envelope whose one item carries a padding string, written a MiB at a
+   * time as the client reads (never held whole by the server).
+   */
+  huge(megabytes: number, headers: Record<string, string> = {}): Behaviour {
+    return (_req, res) => {
+      const head = '{"meta":{"page":{"number":1,"size":50,"count":1,"totalCount":1}},"data":[{"id":"CS0000001","pad":"';
+      const tail = '"}]}';
+      const chunk = Buffer.alloc(1024 * 1024, 'x');
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(head.length + megabytes * chunk.length + tail.length), ...ENV_HEADER, ...headers });
+      res.write(head);
+      let sent = 0;
+      const more = () => {
+        while (sent < megabytes) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end(tail);
+      };
+      res.on('close', () => (sent = megabytes + 1)); // the client hung up: stop writing
+      more();
+    };
+  },
   /** Accepts the request and never answers (the connection stays open until `close()`). */
   silent(): Behaviour {
     return () => undefined;
@@ -195,6 +218,48 @@ export async function startSilentServer(): Promise<SilentServer> {
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
+      }),
+  };
+}
+
+export interface StallingProxy {
+  url: string;
+  /** Requests forwarded before the proxy stopped answering. */
+  readonly forwarded: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A proxy in front of `target` that forwards the first `answered` requests and then holds every request without an
+ * answer until `close()`: a target that stops answering mid-run (a hung upstream, a gateway that lost its backend).
+ */
+export async function startStallingProxy(target: string, answered: number): Promise<StallingProxy> {
+  let forwarded = 0;
+  const server = createServer(async (req, res) => {
+    const body = await readAll(req);
+    if (forwarded >= answered) return; // held: no answer
+    forwarded++;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !['host', 'connection', 'content-length'].includes(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    try {
+      const r = await fetch(target + (req.url ?? '/'), { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : (body as unknown as BodyInit), redirect: 'manual' });
+      const out: Record<string, string> = {};
+      r.headers.forEach((v, k) => (['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k) ? undefined : (out[k] = v)));
+      res.writeHead(r.status, out).end(Buffer.from(await r.arrayBuffer()));
+    } catch {
+      res.socket?.destroy();
+    }
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get forwarded() {
+      return forwarded;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
       }),
   };
 }

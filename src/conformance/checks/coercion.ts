@@ -1,6 +1,6 @@
 // Area "coercion": each row of the seed's input-coercion table on a field of that type, in the query string and in
 // JSON bodies. Rows for types the description never uses are skipped with that reason, found by searching it.
-import { Skip, expect, expectErrors, expectStatus, type Check } from '../check.ts';
+import { Skip, expect, expectEqual, expectErrors, expectStatus, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import { MARK } from '../context.ts';
 import { listOperations, withData } from './lists.ts';
@@ -163,8 +163,8 @@ export const coercionChecks: Check[] = [
   {
     id: 'coercion.body.datetime',
     area: 'coercion',
-    title: 'Body: a datetime is read with zone, without (UTC), with an offset, as a date and as Unix time',
-    statements: S,
+    title: 'Body: a datetime is read with zone, without (UTC), with an offset, as a date and as Unix time, and answered in the stored form',
+    statements: [...S, 'D-39.utc-millis'],
     needs: ['writes'],
     async run(ctx) {
       const keyId = await ctx.fixtures.keyId();
@@ -180,7 +180,8 @@ export const coercionChecks: Check[] = [
       for (const [input, want] of cases) {
         const x = await ctx.call(ctx.customer, 'updateApiKey', { keyId }, { json: { expiresAt: input } });
         expectStatus(x, 200, `updateApiKey expiresAt ${JSON.stringify(input)}`);
-        expect(Date.parse(x.json.data.expiresAt) === Date.parse(want), `updateApiKey expiresAt ${JSON.stringify(input)} should be the instant ${want}, got ${x.json.data.expiresAt}`, x);
+        // The stored form exactly (D-39: UTC, milliseconds, Z), not just the same instant: answered as sent is wrong.
+        expectEqual(x.json.data.expiresAt, want, `updateApiKey expiresAt ${JSON.stringify(input)} should be answered as ${want} (D-39), got ${JSON.stringify(x.json.data.expiresAt)}`, x, 'body.data.expiresAt');
       }
       return `${cases.length} forms`;
     },

@@ -5,6 +5,7 @@
 import { Skip, expect, expectErrors, expectStatus, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import { MARK } from '../context.ts';
+import { multipart } from '../fixtures.ts';
 import type { Exchange, HttpClient } from '../http.ts';
 
 /** A contract the customer and the partner both control, or Skip. */
@@ -66,7 +67,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'resources.location',
     area: 'resources',
     title: 'Location of every 201 resolves (RFC 9110) under the base URL to the created resource',
-    statements: ['S4.case-crud', 'S4.comment-crud', 'S4.apikey-crud', 'S4.webhook-crud', 'D-74.location'],
+    statements: ['S4.case-crud', 'S4.comment-crud', 'S4.apikey-crud', 'S4.webhook-crud', 'S4.attachment-crud', 'D-74.location'],
     needs: ['writes'],
     async run(ctx) {
       const contract = await ctx.fixtures.contract();
@@ -84,7 +85,11 @@ export const hardeningDomainChecks: Check[] = [
       const webhook = await disabledWebhook(ctx, 'location');
       expectStatus(webhook, 201, 'createWebhook');
       await followLocation(ctx, ctx.customer, webhook, 'createWebhook');
-      return '4 created resources followed';
+      const m = multipart('location.txt', 'text/plain', Buffer.from('location\n'));
+      const upload = await ctx.call(ctx.customer, 'uploadCaseAttachment', { caseId: kase.json.data.id }, { body: m.body, headers: { 'content-type': m.contentType } });
+      expectStatus(upload, 201, 'uploadCaseAttachment');
+      await followLocation(ctx, ctx.customer, upload, 'uploadCaseAttachment');
+      return '5 created resources followed';
     },
   },
   {

@@ -15,6 +15,8 @@ export interface RawAnswer {
   text: string;
 }
 
+const RAW_ANSWER_MAX = 64 * 1024;
+
 /** Body of a raw HTTP/1.1 answer, de-chunked when it came chunked. */
 function bodyOf(headers: Record<string, string>, raw: string): string {
   if (!/chunked/i.test(headers['transfer-encoding'] ?? '')) return raw;
@@ -37,6 +39,8 @@ export function rawExchange(ctx: Context, requestLineAndHeaders: (path: string, 
   const base = new URL(ctx.config.baseUrl);
   const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
   const bytes = requestLineAndHeaders(base.pathname.replace(/\/$/, ''), base.host);
+  ctx.counter.refuseUnsafe(bytes.slice(0, bytes.indexOf(' ')), base.href);
+  ctx.counter.total++;
   return new Promise((resolve, reject) => {
     const socket: Socket =
       base.protocol === 'https:'
@@ -44,7 +48,13 @@ export function rawExchange(ctx: Context, requestLineAndHeaders: (path: string, 
         : connectTcp(port, base.hostname, () => socket.write(bytes));
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => socket.destroy(), 10_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let kept = 0;
+    socket.on('data', (chunk: Buffer) => {
+      // A refusal is small: past 64 KiB the answer is cut (bounded memory whatever the target sends).
+      if (kept < RAW_ANSWER_MAX) chunks.push(chunk);
+      kept += chunk.length;
+      if (kept >= RAW_ANSWER_MAX) socket.destroy();
+    });
     socket.on('error', (error) => (chunks.length ? undefined : reject(error)));
     socket.on('close', () => {
       clearTimeout(timer);
@@ -106,6 +116,7 @@ export const hardeningHttpChecks: Check[] = [
       expect(head.bytes.length === 0, `HEAD ${path}: answered ${head.bytes.length} bytes of body`, head);
       expect(head.headers['x-careapi-env'] === ctx.envHeader, `HEAD ${path}: lacks X-CareAPI-Env: ${ctx.envHeader}`, head);
       expect(head.headers['content-type'] === get.headers['content-type'], `HEAD ${path}: Content-Type ${head.headers['content-type']}, GET has ${get.headers['content-type']}`, head);
+      if (ctx.readOnly) return 'GET and HEAD compared (read-only: no DELETE for the Allow of the 405)';
       const wrong = await ctx.customer.request({ method: 'DELETE', path });
       expectStatus(wrong, 405, `DELETE ${path}`);
       const allow = (wrong.headers.allow ?? '').split(',').map((m) => m.trim());

@@ -57,6 +57,8 @@ function stagedRequest(ctx: Context, head: (basePath: string, host: string) => s
   const base = new URL(ctx.config.baseUrl);
   const port = Number(base.port || (base.protocol === 'https:' ? 443 : 80));
   const timeoutMs = ctx.counter.timeoutMs;
+  ctx.counter.refuseUnsafe(head('', '').split(' ')[0], base.href);
+  ctx.counter.total++;
   return new Promise((resolveOpen, rejectOpen) => {
     const chunks: Buffer[] = [];
     let closed: () => void = () => undefined;
@@ -121,7 +123,7 @@ export const hostileChecks: Check[] = [
   {
     id: 'validation.prototype-keys',
     area: 'validation',
-    title: 'Prototype keys (__proto__, constructor, prototype) in a JSON body are 400 extra_forbidden naming them, in every body',
+    title: 'Prototype keys (__proto__, constructor, prototype) in a JSON body, at the top level or nested, are 400 extra_forbidden naming them, in every body',
     statements: ['S7.status-400', 'S7.error-object', 'D-35.unknown-body', 'D-87.hostile-bodies'],
     needs: ['writes', 'state'],
     cases: (ctx) => jsonBodies(ctx),
@@ -136,8 +138,14 @@ export const hostileChecks: Check[] = [
         const named = errors.find((e) => String(e.detail).startsWith(`body.${key}`));
         expect(named, `${op} with a "${key}" member: no error names body.${key}: ${errors.map((e) => e.detail).join(' | ')}`, x);
         expect(named.code === 'extra_forbidden', `${op} with a "${key}" member: the error's code should be extra_forbidden (D-35), got ${JSON.stringify(named.code)}`, x);
+        // Below the top level too ("anywhere", D-87): a server that looks at the top level only misses it.
+        const nested = withKey(body, 'conformance', withKey({ a: 1 }, key, '{"conformance":true}'));
+        const y = await ctx.call(ctx.customer, op!, params, { body: nested, headers: { 'content-type': 'application/json' } });
+        const deeper = expectErrors(y, 400, `${op} with a "${key}" member nested in an object`);
+        expect(deeper.some((e) => String(e.detail).startsWith(`body.conformance.${key}`) && e.code === 'extra_forbidden'),
+          `${op} with a "${key}" member nested in an object: no extra_forbidden error names body.conformance.${key}: ${deeper.map((e) => `${e.code} ${e.detail}`).join(' | ')}`, y);
       }
-      return PROTOTYPE_KEYS.join(', ');
+      return `${PROTOTYPE_KEYS.join(', ')}, at the top level and nested`;
     },
   },
   {
@@ -163,9 +171,11 @@ export const hostileChecks: Check[] = [
         notes.push(`declared ${limit} levels`);
       }
       for (const [what, text] of [['arrays', `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`], ['objects', `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`]] as const) {
-        // Where a string belongs: a server that walks the body before validating it meets the depth first.
+        // Where a string belongs: a server that walks the body before validating it meets the depth first. Objects
+        // count as arrays do (D-87): one that counts only arrays answers a type error here, not too_deep.
         const x = await send(withKey(body, 'description', text));
-        expectErrors(x, 400, `createCase with ${what} nested ${DEEP} deep in description`);
+        const errors = expectErrors(x, 400, `createCase with ${what} nested ${DEEP} deep in description`);
+        expect(errors.some((e) => e.code === 'too_deep'), `${what} nested ${DEEP} deep: no too_deep error (D-87 counts objects and arrays together): ${errors.map((e) => `${e.code} ${e.detail}`).join(' | ')}`, x);
         expect(x.headers['x-careapi-env'] === ctx.envHeader, `the 400 lacks X-CareAPI-Env: ${ctx.envHeader}`, x);
       }
       expectStatus(await ctx.call(ctx.customer, 'listContracts'), 200, 'listContracts after the deep bodies');

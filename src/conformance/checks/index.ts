@@ -14,6 +14,7 @@ import { naiveDatetimeChecks } from './naive-datetime.ts';
 import { observableChecks } from './observable.ts';
 import { operationsChecks } from './operations.ts';
 import { paginationChecks } from './pagination.ts';
+import { promiseChecks } from './promises.ts';
 import { resourceChecks } from './resources.ts';
 import { scopingChecks } from './scoping.ts';
 import { sortingChecks } from './sorting.ts';
@@ -40,5 +41,6 @@ export const ALL_CHECKS: Check[] = [
   ...hardeningDomainChecks,
   ...hostileChecks,
   ...limitsChecks,
+  ...promiseChecks,
   // Grouped by area in the order of AREAS (a stable sort keeps each area's own order).
 ].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));

@@ -1,9 +1,9 @@
 // Area "operations": every operation answers as its description says (status declared, content type,
 // X-CareAPI-Env with the environment's value, body valid against the schema, no 5xx), on errors too.
-import { Skip, expect, type Check } from '../check.ts';
+import { CheckFailure, Skip, expect, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import type { Exchange } from '../http.ts';
-import { judge, operationOf } from '../judge.ts';
+import { judge } from '../judge.ts';
 
 const ENVELOPE = ['S1.env-header', 'S1.success-envelope', 'S4.operations'];
 const ERRORS = ['S1.env-header', 'S1.error-envelope', 'S7.error-object', 'S7.error-env-header'];
@@ -84,27 +84,17 @@ export const operationsChecks: Check[] = [
     statements: [...new Set([...ENVELOPE, ...ERRORS]), 'D-02.success-codes', 'D-05.fields-present', 'D-26.meta', 'D-38.identifiers', 'D-40.bodies'],
     last: true,
     cases(ctx) {
-      const ids = new Set<string>();
-      for (const client of ctx.clients()) {
-        for (const x of client.log) {
-          const op = operationOf(ctx.operations(), x.method, x.path);
-          if (op) ids.add(op.operationId);
-        }
-      }
-      return [...ids].sort();
+      return [...ctx.observed.byOperation.keys()].sort();
     },
     async run(ctx, operationId) {
-      const op = ctx.spec.operation(operationId!);
-      let judged = 0;
-      for (const client of ctx.clients()) {
-        for (const x of client.log) {
-          if (operationOf(ctx.operations(), x.method, x.path) !== op) continue;
-          judged++;
-          const problems = judge(ctx.spec, op, x, ctx.envHeader);
-          expect(problems.length === 0, `${problems.join('; ')} (one of ${x.method} ${x.path} answers seen in this run)`, x);
-        }
+      // Judged as each answer arrived (observed.ts): the run keeps the first non-conforming answer, not every answer.
+      const record = ctx.observed.byOperation.get(operationId!)!;
+      const failure = record.failure;
+      if (failure) {
+        const x = failure.exchange;
+        throw new CheckFailure(`${failure.problems.join('; ')} (one of ${record.judged} ${x.method} ${x.path} answers seen in this run)`, x);
       }
-      return `${judged} answers`;
+      return `${record.judged} answers`;
     },
   },
   {
@@ -116,13 +106,7 @@ export const operationsChecks: Check[] = [
     last: true,
     async run(ctx) {
       if (ctx.options.areas.length) throw new Skip(`a partial run (--areas ${ctx.options.areas.join(',')}) does not call every operation`);
-      const called = new Set<string>();
-      for (const client of ctx.clients()) {
-        for (const x of client.log) {
-          const op = operationOf(ctx.operations(), x.method, x.path);
-          if (op) called.add(op.operationId);
-        }
-      }
+      const called = new Set(ctx.observed.byOperation.keys());
       const missing = ctx.operations().map((op) => op.operationId).filter((id) => !called.has(id));
       expect(missing.length === 0, `the suite did not call ${missing.join(', ')}: their answers were never judged`);
       return `${called.size} operations`;

@@ -1,8 +1,11 @@
 // Area "resources": the life cycle of every resource the account can write, read back through the API.
 import { createHash, randomBytes } from 'node:crypto';
-import { Skip, expect, expectErrors, expectStatus, type Check } from '../check.ts';
+import { Skip, expect, expectEqual, expectErrors, expectStatus, type Check } from '../check.ts';
 import { MARK } from '../context.ts';
 import { multipart } from '../fixtures.ts';
+
+/** A Content-Type without its parameters, lower case. */
+const mediaType = (value: string | undefined) => (value ?? '').split(';')[0].trim().toLowerCase();
 
 export const resourceChecks: Check[] = [
   {
@@ -70,7 +73,7 @@ export const resourceChecks: Check[] = [
   {
     id: 'resources.attachments',
     area: 'resources',
-    title: 'Attachments: upload, record (size, sha256), list, download byte-identical with its content type',
+    title: 'Attachments: upload, record (size, sha256), list, download byte-identical with the content type of its record (an image and another type)',
     statements: ['S4.attachment-crud', 'S2.attachment-fields', 'D-10.attachments', 'D-67.download-type'],
     needs: ['writes'],
     async run(ctx) {
@@ -89,8 +92,19 @@ export const resourceChecks: Check[] = [
       const dl = await ctx.call(ctx.customer, 'downloadCaseAttachment', { caseId, attachmentId: a.id });
       expectStatus(dl, 200, 'downloadCaseAttachment');
       expect(dl.bytes.equals(bytes), `the download (${dl.bytes.length} bytes, sha256 ${createHash('sha256').update(dl.bytes).digest('hex').slice(0, 12)}…) is not byte-identical to the upload (${bytes.length} bytes)`, dl);
-      expect((dl.headers['content-type'] ?? '').startsWith('image/png'), `the download should carry Content-Type image/png, got ${dl.headers['content-type']}`, dl);
+      expect(mediaType(dl.headers['content-type']) === 'image/png', `the download should carry Content-Type image/png, got ${dl.headers['content-type']}`, dl);
       expect(/^attachment;/i.test(dl.headers['content-disposition'] ?? ''), 'the download should carry Content-Disposition: attachment (D-10)', dl);
+      // Not only images: the download answers the type of the record, whatever it is (D-67), never a wildcard.
+      const other = Buffer.from('{"conformance": true}\n');
+      const n = multipart('conformance.cfg', 'application/vnd.conformance+json', other);
+      const up2 = await ctx.call(ctx.customer, 'uploadCaseAttachment', { caseId }, { body: n.body, headers: { 'content-type': n.contentType } });
+      expectStatus(up2, 201, 'uploadCaseAttachment of application/vnd.conformance+json');
+      const dl2 = await ctx.call(ctx.customer, 'downloadCaseAttachment', { caseId, attachmentId: up2.json.data.id });
+      expectStatus(dl2, 200, 'downloadCaseAttachment');
+      expectEqual(up2.json.data.contentType, 'application/vnd.conformance+json', `the record of an upload typed application/vnd.conformance+json says ${JSON.stringify(up2.json.data.contentType)}`, up2, 'body.data.contentType');
+      expectEqual(mediaType(dl2.headers['content-type']), up2.json.data.contentType,
+        `the download of a record of type ${JSON.stringify(up2.json.data.contentType)} should carry that Content-Type, got ${JSON.stringify(dl2.headers['content-type'])}`, dl2, 'header.content-type');
+      expect(dl2.bytes.equals(other), 'the download of the second upload is not byte-identical to it', dl2);
     },
   },
   {

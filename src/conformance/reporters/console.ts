@@ -4,12 +4,17 @@ import type { AreaSummary, CheckResult, ProgressEvent, RunReport } from '../type
 
 const mark = { passed: '✓', failed: '✗', skipped: '-' } as const;
 
+/**
+ * Progress as the run goes: each area's name once (the runner starts an area once, and ends it after its last check,
+ * even when that check runs after the other areas), failures as they happen, skips only with --verbose (their
+ * reasons are printed once, in the summary table).
+ */
 export function progressPrinter(write: (s: string) => void, verbose = false): (e: ProgressEvent) => void {
   return (e) => {
     if (e.kind === 'area-start') write(`\n${e.area}\n`);
     else if (e.kind === 'result') {
       const r = e.result;
-      if (verbose || r.status !== 'passed') {
+      if (verbose || r.status === 'failed') {
         const tail = r.status === 'skipped' ? ` (skipped: ${r.reason})` : r.status === 'failed' ? `: ${r.failure?.why}` : r.note ? ` (${r.note})` : '';
         write(`  ${mark[r.status]} ${r.id}${tail}\n`);
       }
@@ -31,7 +36,10 @@ export function renderFailure(r: CheckResult): string {
 }
 
 export function renderTable(areas: AreaSummary[]): string {
-  const rows = areas.map((a) => [a.area, String(a.passed), String(a.failed), String(a.skipped), a.skipReasons.join('; ')]);
+  // A reason shared by several areas (a stateless target, a read-only run) is written out once.
+  const said = new Set<string>();
+  const reasons = (a: AreaSummary) => a.skipReasons.map((r) => (said.has(r) ? '(as above)' : (said.add(r), r))).filter((r, i, all) => all.indexOf(r) === i).join('; ');
+  const rows = areas.map((a) => [a.area, String(a.passed), String(a.failed), String(a.skipped), reasons(a)]);
   const head = ['area', 'passed', 'failed', 'skipped', 'skip reasons'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (i === 4 ? 0 : r[i].length))));
   const line = (cells: string[]) => cells.map((c, i) => (i === 4 ? c : i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -50,6 +58,6 @@ export function renderReport(report: RunReport): string {
   const verdict = report.stopped ? (report.stopped.kind === 'interrupted' ? 'INTERRUPTED' : 'STOPPED') : report.ok ? 'PASS' : 'FAIL';
   out.push(`${verdict}: ${report.results.length} checks, ${report.requests} requests, ${(report.durationMs / 1000).toFixed(1)} s against ${report.target.baseUrl} (${report.target.environment})`);
   if (report.stopped) out.push(`${report.stopped.kind === 'interrupted' ? 'interrupted' : 'stopped'}: ${report.stopped.why}`);
-  if (report.left && (report.left.webhooks || report.left.keys)) out.push(`left behind: ${report.left.webhooks} webhook subscription(s), ${report.left.keys} API key(s)`);
+  if (report.left?.items.length) out.push(`left behind: ${report.left.items.join(', ')}`);
   return out.join('\n') + '\n';
 }

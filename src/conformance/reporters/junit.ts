@@ -6,6 +6,8 @@ const xml = (s: string) =>
     // XML 1.0 cannot hold most control characters, even escaped.
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
+const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined');
+
 export function renderJunit(report: RunReport): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const failures = report.results.filter((r) => r.status === 'failed').length;
@@ -19,8 +21,17 @@ export function renderJunit(report: RunReport): string {
       if (r.status === 'skipped') out.push(`      <skipped message="${xml(r.reason ?? '')}"/>`);
       if (r.status === 'failed') {
         const f = r.failure!;
-        const body = [f.why, f.curl ? `request: ${f.curl}` : '', f.excerpt ? `response: ${f.excerpt}` : '', `statements: ${r.statements.join(', ')}`].filter(Boolean).join('\n');
-        out.push(`      <failure message="${xml(f.why)}">${xml(body)}</failure>`);
+        const c = f.context;
+        const compared = c && ('expected' in c || 'actual' in c) ? `expected: ${show(c.expected)}\nactual: ${show(c.actual)}${c.at ? `\nat: ${c.at}` : ''}` : '';
+        const body = [f.why, compared, f.curl ? `request: ${f.curl}` : '', f.excerpt ? `response: ${f.excerpt}` : '', `statements: ${r.statements.join(', ')}`].filter(Boolean).join('\n');
+        // The structured context as properties too (D-109): tools that read them sort and group failures by them.
+        const props: Array<[string, string]> = [['statements', r.statements.join(', ')]];
+        if (c && 'expected' in c) props.push(['expected', show(c.expected)]);
+        if (c && 'actual' in c) props.push(['actual', show(c.actual)]);
+        if (c?.at) props.push(['at', c.at]);
+        if (c?.exchange) props.push(['request', `${c.exchange.method} ${c.exchange.url}`], ['status', String(c.exchange.status)], ['content-type', c.exchange.contentType ?? '']);
+        out.push('      <properties>', ...props.map(([name, value]) => `        <property name="${xml(name)}" value="${xml(value)}"/>`), '      </properties>');
+        out.push(`      <failure message="${xml(f.why)}" type="${xml(c?.at ?? 'check')}">${xml(body)}</failure>`);
       }
       out.push('    </testcase>');
     }

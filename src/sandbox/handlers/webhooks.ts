@@ -10,6 +10,8 @@ import { webhookInputProblems } from '../webhook-input.ts';
 import { created, listReply, readListQuery, throwIfProblems } from './common.ts';
 
 const MASK = '********';
+/** The member of each scheme that holds its secret (masked in answers, D-16). */
+const SECRET_MEMBER: Record<string, string> = { basic: 'password', bearer: 'token', header: 'value' };
 
 /** A subscription as answered: secrets of `authorization` masked (D-16). */
 export function presentWebhook(record: Record<string, any>): Record<string, any> {
@@ -22,6 +24,34 @@ export function presentWebhook(record: Record<string, any>): Record<string, any>
   };
   const authorization = Array.isArray(record.authorization) ? record.authorization.map(mask) : mask(record.authorization ?? null);
   return { ...record, authorization };
+}
+
+/**
+ * D-107: a secret sent back as the mask answers show keeps the stored secret of the same scheme: the same type (and
+ * for `header` the same name, in any case) at the same place, else the only stored scheme of that type and name. A
+ * mask with no stored secret to keep (a create, a new scheme) is 400: the mask is never stored as a secret.
+ */
+function keepMaskedSecrets(sent: unknown, stored: unknown): { authorization: unknown; problems: Problem[] } {
+  if (sent == null || typeof sent !== 'object') return { authorization: sent, problems: [] };
+  const list = Array.isArray(sent);
+  const schemes = (list ? sent : [sent]) as Array<Record<string, any>>;
+  const before = (Array.isArray(stored) ? stored : stored ? [stored] : []) as Array<Record<string, any>>;
+  const same = (a: Record<string, any> | undefined, b: Record<string, any>) =>
+    a?.type === b.type && (b.type !== 'header' || String(a?.name).toLowerCase() === String(b.name).toLowerCase());
+  const problems: Problem[] = [];
+  const kept = schemes.map((scheme, i) => {
+    const member = SECRET_MEMBER[scheme?.type];
+    if (!member || scheme[member] !== MASK) return scheme;
+    const candidates = before.filter((b) => same(b, scheme));
+    const match = same(before[i], scheme) ? before[i] : candidates.length === 1 ? candidates[0] : undefined;
+    const at = list ? `body.authorization.${i}.${member}` : `body.authorization.${member}`;
+    if (!match) {
+      problems.push({ detail: `${at}: '${MASK}' stands for a stored secret, and this subscription stores none for this ${scheme.type} scheme; send the secret itself`, code: 'value_error' });
+      return scheme;
+    }
+    return { ...scheme, [member]: match[member] };
+  });
+  return { authorization: list ? kept : kept[0], problems };
 }
 
 function ownWebhook(ctx: Ctx): Stored {
@@ -101,6 +131,7 @@ export const webhookHandlers: Record<string, Handler> = {
   async createWebhook(ctx) {
     const body = await ctx.body();
     checkWebhookBody(ctx, body);
+    throwIfProblems(keepMaskedSecrets(body.authorization, null).problems);
     const now = iso(ctx.svc.now());
     const record = {
       id: ctx.svc.store.nextId('WH', 1, ctx.env),
@@ -126,7 +157,12 @@ export const webhookHandlers: Record<string, Handler> = {
     return ctx.svc.store.transaction(() => {
       const stored = ownWebhook(ctx);
       checkWebhookBody(ctx, body);
-      const changes = { ...body, updatedAt: after(stored.record.updatedAt, ctx.svc.now()) };
+      const changes: Record<string, unknown> = { ...body, updatedAt: after(stored.record.updatedAt, ctx.svc.now()) };
+      if ('authorization' in body) {
+        const { authorization, problems } = keepMaskedSecrets(body.authorization, stored.record.authorization);
+        throwIfProblems(problems);
+        changes.authorization = authorization;
+      }
       ctx.svc.store.update('webhooks', ctx.env, stored.record.id, changes);
       return { status: 200, data: presentWebhook(ownWebhook(ctx).record) };
     });
