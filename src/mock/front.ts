@@ -17,6 +17,14 @@ import { requestHeadBytes } from '../edge/head.ts';
 
 const ENV_HEADER = 'X-CareAPI-Env';
 
+/**
+ * The RateLimit fields of the description (D-102): sent where a deployment limits the rate. The mock does not
+ * (docs/mocks.md, "No rate limiting"), so the examples Prism would send for them are dropped.
+ */
+export function rateLimitFieldNames(spec: CareSpec): string[] {
+  return Object.keys(spec.document?.components?.headers ?? {}).filter((name) => /^RateLimit\b/.test(name));
+}
+
 /** The one value of X-CareAPI-Env an environment bundle allows (the build narrows the enum per environment). */
 export function envHeaderValue(spec: CareSpec): string {
   const values: unknown[] = spec.document?.components?.headers?.[ENV_HEADER]?.schema?.enum ?? [];
@@ -89,9 +97,7 @@ export function createMockFront(options: MockFrontOptions): Server {
     'never-started': 'the mock\'s Prism process did not start',
   };
 
-  // The RateLimit fields of the description (D-102) are sent where a deployment limits the rate; the mock does not
-  // (docs/mocks.md, "No rate limiting"), so the examples Prism would send for them are dropped.
-  const rateLimitFields = new Set(Object.keys(spec.document?.components?.headers ?? {}).filter((name) => /^RateLimit\b/.test(name)).map((name) => name.toLowerCase()));
+  const rateLimitFields = new Set(rateLimitFieldNames(spec).map((name) => name.toLowerCase()));
   const send = (res: ServerResponse, status: number, body: ErrorEnvelope, extra: Record<string, string> = {}) => {
     const text = JSON.stringify({ ...body, meta: { ...body.meta, requestId: newRequestId() } });
     res.writeHead(status, {
