@@ -4,8 +4,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Interrupted } from './http.ts';
 
-/** The largest delivery the receiver keeps. */
-const MAX_DELIVERY_BYTES = 1024 * 1024;
+/** The largest delivery the receiver keeps (a bound of the suite's memory, D-108; a case event is a few KiB). */
+const MAX_DELIVERY_BYTES = 4 * 1024 * 1024;
 
 export interface Delivery {
   /** The receiver path the subscription was given (one per subscription). */

@@ -15,7 +15,8 @@ export interface RawAnswer {
   text: string;
 }
 
-const RAW_ANSWER_MAX = 64 * 1024;
+/** How much of a raw answer is kept: error envelopes are small; a bound of the suite, not of the service. */
+const RAW_ANSWER_MAX = 256 * 1024;
 
 /** Body of a raw HTTP/1.1 answer, de-chunked when it came chunked. */
 function bodyOf(headers: Record<string, string>, raw: string): string {

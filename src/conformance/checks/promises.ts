@@ -1,6 +1,7 @@
 // Issue 46: promises of the decisions that no check sent a request for. A case listed after a write is the case
-// getCase answers (D-84); an upload keeps exact bytes, stores no wildcard type, takes exactly 10 MiB, cuts names by
-// code points, reads at most 100 parts and keeps the first file part (D-93); a webhook URL with user information is
+// getCase answers (D-84); an upload keeps exact bytes, stores no wildcard type, takes exactly the declared file size,
+// cuts names by code points, reads at most the declared parts and keeps the first file part (D-93, the sizes from
+// x-care-limits, D-100); a webhook URL with user information is
 // refused (D-16); the token endpoint refuses a repeated parameter, a malformed Basic escape and a method other than
 // POST (D-89); HTTP/1.1 without Host is a 400 in the envelope (D-89); a masked secret sent back keeps the stored
 // secret (D-107).
@@ -89,7 +90,7 @@ export const promiseChecks: Check[] = [
   {
     id: 'resources.upload-parts',
     area: 'resources',
-    title: 'Uploads: exact bytes whatever the charset, no wildcard type stored, a file part without filename named file, exactly the limit accepted and one byte more 413, names cut at 255 code points, at most 100 parts, the first file part kept (D-93)',
+    title: 'Uploads: exact bytes whatever the charset, no wildcard type stored, a file part without filename named file, exactly the limit accepted and one byte more 413, names cut at the declared code points, at most the declared parts read, the first file part kept (D-93)',
     statements: ['S4.attachment-crud', 'D-10.attachments', 'D-93.upload-parts', 'D-66.upload-without-filename'],
     needs: ['writes', 'state'],
     async run(ctx) {
@@ -108,12 +109,13 @@ export const promiseChecks: Check[] = [
         expectStatus(x, 201, `uploadCaseAttachment with part type ${type}`);
         expect(x.json.data.contentType === 'application/octet-stream', `a part typed "${type}" should be stored as application/octet-stream, got ${JSON.stringify(x.json.data.contentType)} (D-93)`, x);
       }
-      // Names: cut after 255 code points, never between the halves of a surrogate pair.
-      const name = `${'n'.repeat(254)}\u{1F5A8}\u{1F5A8}.log`;
+      // Names: cut after the declared code points (x-care-limits), never between the halves of a surrogate pair.
+      const { fileNameCodePoints: cut, parts: partLimit } = ctx.spec.limits.multipart;
+      const name = `${'n'.repeat(cut - 1)}\u{1F5A8}\u{1F5A8}.log`;
       const named = await upload(ctx, caseId, [{ name: 'file', fileName: name, contentType: 'text/plain', bytes: Buffer.from('named') }]);
-      expectStatus(named, 201, 'uploadCaseAttachment with a 261 code point name');
+      expectStatus(named, 201, `uploadCaseAttachment with a ${[...name].length} code point name`);
       const stored = String(named.json.data.fileName);
-      expect([...stored].length === 255 && stored === [...name].slice(0, 255).join(''), `a name of 261 code points should be stored as its first 255 code points, got ${[...stored].length} code points ending ${JSON.stringify(stored.slice(-3))}`, named);
+      expect([...stored].length === cut && stored === [...name].slice(0, cut).join(''), `a name of ${[...name].length} code points should be stored as its first ${cut} code points, got ${[...stored].length} code points ending ${JSON.stringify(stored.slice(-3))}`, named);
       // Two file parts: the first is the file; the second is read and dropped.
       const first = Buffer.from('first file part');
       const two = await upload(ctx, caseId, [{ name: 'file', fileName: 'a.txt', contentType: 'text/plain', bytes: first }, { name: 'file', fileName: 'b.txt', contentType: 'text/plain', bytes: Buffer.from('second file part, longer') }]);
@@ -124,11 +126,11 @@ export const promiseChecks: Check[] = [
       const bare = await upload(ctx, caseId, [{ name: 'file', contentType: 'application/octet-stream', bytes: nameless }]);
       expectStatus(bare, 201, 'uploadCaseAttachment with a file part without filename=');
       expect(bare.json.data.fileName === 'file' && bare.json.data.sha256 === sha256(nameless), `a file part without filename= should be stored as "file" with the bytes sent, got ${JSON.stringify(bare.json.data.fileName)} (${bare.json.data.size} bytes)`, bare);
-      // At most 100 parts are read: a file after 100 other parts is never reached.
-      const many = Array.from({ length: 100 }, (_, i): Part => ({ name: `extra${i}`, bytes: Buffer.from('x') }));
+      // At most the declared parts are read: a file after that many other parts is never reached.
+      const many = Array.from({ length: partLimit }, (_, i): Part => ({ name: `extra${i}`, bytes: Buffer.from('x') }));
       const late = await upload(ctx, caseId, [...many, { name: 'file', fileName: 'late.txt', contentType: 'text/plain', bytes: Buffer.from('late') }]);
-      const [lateError] = expectErrors(late, 400, 'uploadCaseAttachment whose file is part 101');
-      expect(/100 parts/.test(lateError.detail), `a file after 100 parts: the error should say more than 100 parts, got "${lateError.detail}"`, late);
+      const [lateError] = expectErrors(late, 400, `uploadCaseAttachment whose file is part ${partLimit + 1}`);
+      expect(new RegExp(`\\b${partLimit} parts`).test(lateError.detail), `a file after ${partLimit} parts: the error should say more than ${partLimit} parts, got "${lateError.detail}"`, late);
       // Exactly the limit is accepted, one byte more is 413.
       const limit = uploadLimit(ctx);
       const exact = await upload(ctx, caseId, [{ name: 'file', fileName: 'exact.bin', contentType: 'application/octet-stream', bytes: Buffer.alloc(limit, 0x61) }]);
@@ -136,7 +138,7 @@ export const promiseChecks: Check[] = [
       expect(exact.json.data.size === limit, `an upload of exactly ${limit} bytes is recorded as ${exact.json.data.size}`, exact);
       const over = await upload(ctx, caseId, [{ name: 'file', fileName: 'over.bin', contentType: 'application/octet-stream', bytes: Buffer.alloc(limit + 1, 0x61) }]);
       expectErrors(over, 413, `uploadCaseAttachment of ${limit + 1} bytes`);
-      return `charset, 3 wildcard forms, a long name, two file parts, no filename, 101 parts, ${limit} and ${limit + 1} bytes`;
+      return `charset, 3 wildcard forms, a long name, two file parts, no filename, ${partLimit + 1} parts, ${limit} and ${limit + 1} bytes`;
     },
   },
   {
