@@ -631,6 +631,7 @@ export interface components {
         /**
          * FilterStringList
          * @description One or more comma-separated string values; a comma or backslash inside a value is written `\,` or `\\` (decision D-23).
+         *     The pattern admits the escapes `\,` and `\\` only; any other backslash is 400 (decisions D-23, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example Open,Closed
          */
@@ -638,6 +639,7 @@ export interface components {
         /**
          * FilterStringPair
          * @description Exactly two comma-separated string values (escaping as in lists).
+         *     The pattern admits the escapes `\,` and `\\` only; any other backslash is 400 (decisions D-23, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example a,m
          */
@@ -750,6 +752,79 @@ export interface components {
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
             expiresAt?: components["schemas"]["DateTimeFieldFilter"];
             revokedAt?: components["schemas"]["DateTimeFieldFilter"];
+        } & {
+            id?: {
+                /**
+                 * @example label
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "label" | "prefix";
+                /**
+                 * @example label
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "label" | "prefix";
+            };
+            label?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "label" | "prefix";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "label" | "prefix";
+            };
+            prefix?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "label" | "prefix";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "label" | "prefix";
+            };
+            createdAt?: {
+                /**
+                 * @example expiresAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "expiresAt" | "revokedAt";
+                /**
+                 * @example expiresAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "expiresAt" | "revokedAt";
+            };
+            expiresAt?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "expiresAt" | "revokedAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "expiresAt" | "revokedAt";
+            };
+            revokedAt?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "expiresAt" | "revokedAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "expiresAt" | "revokedAt";
+            };
         };
         /**
          * PageMeta
@@ -969,6 +1044,7 @@ export interface components {
         /**
          * FilterInteger
          * @description An integer, or a number or string holding an integral value (seed section 1, input coercion).
+         *     The pattern admits integers within ±(2^53 − 1) only, as JavaScript holds them exactly; beyond is 400 `int_parsing_size` (decisions D-43, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example 10
          */
@@ -986,6 +1062,7 @@ export interface components {
         /**
          * FilterIntegerList
          * @description One or more comma-separated integers.
+         *     The pattern admits integers within ±(2^53 − 1) only, as JavaScript holds them exactly; beyond is 400 `int_parsing_size` (decisions D-43, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example 1,2
          */
@@ -993,6 +1070,7 @@ export interface components {
         /**
          * FilterIntegerPair
          * @description Exactly two comma-separated integers, the inclusive bounds of a range.
+         *     The pattern admits integers within ±(2^53 − 1) only, as JavaScript holds them exactly; beyond is 400 `int_parsing_size` (decisions D-43, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example 1,3
          */
@@ -1069,6 +1147,139 @@ export interface components {
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
             created?: components["schemas"]["DateTimeFieldFilter"];
             updatedAt?: components["schemas"]["DateTimeFieldFilter"];
+        } & {
+            id?: {
+                /**
+                 * @example contract
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                /**
+                 * @example contract
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+            };
+            contract?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+            };
+            shortDescription?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+            };
+            description?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+            };
+            status?: {
+                /**
+                 * @example priority
+                 * @enum {unknown}
+                 */
+                sameas?: "status" | "priority";
+                /**
+                 * @example priority
+                 * @enum {unknown}
+                 */
+                notSameas?: "status" | "priority";
+            };
+            priority?: {
+                /**
+                 * @example status
+                 * @enum {unknown}
+                 */
+                sameas?: "status" | "priority";
+                /**
+                 * @example status
+                 * @enum {unknown}
+                 */
+                notSameas?: "status" | "priority";
+            };
+            contact?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+            };
+            incident?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+            };
+            createdAt?: {
+                /**
+                 * @example created
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "created" | "updatedAt";
+                /**
+                 * @example created
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "created" | "updatedAt";
+            };
+            created?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "created" | "updatedAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "created" | "updatedAt";
+            };
+            updatedAt?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "created" | "updatedAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "created" | "updatedAt";
+            };
         };
         /**
          * CaseStatus
@@ -1311,6 +1522,67 @@ export interface components {
             contact?: components["schemas"]["StringFieldFilter"];
             partnerComment?: components["schemas"]["BooleanFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
+        } & {
+            id?: {
+                /**
+                 * @example text
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "text" | "contact";
+                /**
+                 * @example text
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "text" | "contact";
+            };
+            text?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "text" | "contact";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "text" | "contact";
+            };
+            contact?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "text" | "contact";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "text" | "contact";
+            };
+            partnerComment?: {
+                /**
+                 * @example partnerComment
+                 * @enum {unknown}
+                 */
+                sameas?: "partnerComment";
+                /**
+                 * @example partnerComment
+                 * @enum {unknown}
+                 */
+                notSameas?: "partnerComment";
+            };
+            createdAt?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt";
+            };
         };
         /**
          * Comment
@@ -1396,6 +1668,67 @@ export interface components {
             contentType?: components["schemas"]["StringFieldFilter"];
             size?: components["schemas"]["IntegerFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
+        } & {
+            id?: {
+                /**
+                 * @example fileName
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "fileName" | "contentType";
+                /**
+                 * @example fileName
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "fileName" | "contentType";
+            };
+            fileName?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "fileName" | "contentType";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "fileName" | "contentType";
+            };
+            contentType?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "fileName" | "contentType";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "fileName" | "contentType";
+            };
+            size?: {
+                /**
+                 * @example size
+                 * @enum {unknown}
+                 */
+                sameas?: "size";
+                /**
+                 * @example size
+                 * @enum {unknown}
+                 */
+                notSameas?: "size";
+            };
+            createdAt?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt";
+            };
         };
         /**
          * Attachment
@@ -1486,6 +1819,67 @@ export interface components {
             externalReference?: components["schemas"]["StringFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
             updatedAt?: components["schemas"]["DateTimeFieldFilter"];
+        } & {
+            id?: {
+                /**
+                 * @example name
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "name" | "externalReference";
+                /**
+                 * @example name
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "name" | "externalReference";
+            };
+            name?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "name" | "externalReference";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "name" | "externalReference";
+            };
+            externalReference?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "name" | "externalReference";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "name" | "externalReference";
+            };
+            createdAt?: {
+                /**
+                 * @example updatedAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "updatedAt";
+                /**
+                 * @example updatedAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "updatedAt";
+            };
+            updatedAt?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "updatedAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "updatedAt";
+            };
         };
         /**
          * OrganisationRef
@@ -1612,6 +2006,67 @@ export interface components {
              */
             contract?: components["schemas"]["StringFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
+        } & {
+            id?: {
+                /**
+                 * @example type
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "type" | "case" | "contract";
+                /**
+                 * @example type
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "type" | "case" | "contract";
+            };
+            type?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "type" | "case" | "contract";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "type" | "case" | "contract";
+            };
+            case?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "type" | "case" | "contract";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "type" | "case" | "contract";
+            };
+            contract?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "type" | "case" | "contract";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "type" | "case" | "contract";
+            };
+            createdAt?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt";
+            };
         };
         /**
          * EventType
@@ -1860,6 +2315,67 @@ export interface components {
             enabled?: components["schemas"]["BooleanFieldFilter"];
             createdAt?: components["schemas"]["DateTimeFieldFilter"];
             updatedAt?: components["schemas"]["DateTimeFieldFilter"];
+        } & {
+            id?: {
+                /**
+                 * @example url
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "url";
+                /**
+                 * @example url
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "url";
+            };
+            url?: {
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "url";
+                /**
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "url";
+            };
+            enabled?: {
+                /**
+                 * @example enabled
+                 * @enum {unknown}
+                 */
+                sameas?: "enabled";
+                /**
+                 * @example enabled
+                 * @enum {unknown}
+                 */
+                notSameas?: "enabled";
+            };
+            createdAt?: {
+                /**
+                 * @example updatedAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "updatedAt";
+                /**
+                 * @example updatedAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "updatedAt";
+            };
+            updatedAt?: {
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                sameas?: "createdAt" | "updatedAt";
+                /**
+                 * @example createdAt
+                 * @enum {unknown}
+                 */
+                notSameas?: "createdAt" | "updatedAt";
+            };
         };
         /**
          * WebhookAuthBasic
