@@ -33,13 +33,10 @@ async function token(env: 'production' | 'sandbox'): Promise<string> {
   return ((await answer.json()) as { access_token: string }).access_token;
 }
 
-/** The operand schema of `operator` on `field` of a list's filter schema, with the list's own restriction (D-105). */
+/** The operand schema of `operator` on `field` of a list's filter schema, as the bundle declares it (D-105 included). */
 function operandSchema(filterSchema: any, field: string, operator: string): any {
   const fieldSchema = deref(spec.document, deref(spec.document, filterSchema).properties[field]);
-  const shared = deref(spec.document, fieldSchema.properties?.[operator]);
-  const restriction = (deref(spec.document, filterSchema).allOf ?? []).map((part: any) => part?.properties?.[field]?.properties?.[operator]).find(Boolean);
-  // the list's enum narrows the shared schema (its pattern and length): every name of the enum satisfies them both
-  return restriction ? { type: 'string', ...restriction } : shared;
+  return deref(spec.document, fieldSchema.properties?.[operator]);
 }
 
 const draw = (schema: any): string => {

@@ -746,84 +746,317 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         ApiKeyFilter: {
-            id?: components["schemas"]["StringFieldFilter"];
-            label?: components["schemas"]["StringFieldFilter"];
-            prefix?: components["schemas"]["StringFieldFilter"];
-            createdAt?: components["schemas"]["DateTimeFieldFilter"];
-            expiresAt?: components["schemas"]["DateTimeFieldFilter"];
-            revokedAt?: components["schemas"]["DateTimeFieldFilter"];
-        } & {
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             id?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `label`, `prefix` (decision D-105).
                  * @example label
                  * @enum {unknown}
                  */
                 sameas?: "id" | "label" | "prefix";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `label`, `prefix` (decision D-105).
                  * @example label
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "label" | "prefix";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             label?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `label`, `prefix` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "label" | "prefix";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `label`, `prefix` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "label" | "prefix";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             prefix?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `label`, `prefix` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "label" | "prefix";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `label`, `prefix` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "label" | "prefix";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             createdAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `expiresAt`, `revokedAt` (decision D-105).
                  * @example expiresAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "expiresAt" | "revokedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `expiresAt`, `revokedAt` (decision D-105).
                  * @example expiresAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "expiresAt" | "revokedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             expiresAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `expiresAt`, `revokedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "expiresAt" | "revokedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `expiresAt`, `revokedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "expiresAt" | "revokedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             revokedAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `expiresAt`, `revokedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "expiresAt" | "revokedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `expiresAt`, `revokedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "expiresAt" | "revokedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
         };
         /**
@@ -1127,158 +1360,588 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         CaseFilter: {
-            id?: components["schemas"]["StringFieldFilter"];
             /**
-             * @description The contract. `eq` or `in` naming a contract the account does not control, or one that does not exist, is 403
-             *     (decision D-30): which contracts an account controls the schema cannot say. Other operators scope within the
-             *     account's contracts.
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
              * @example {
-             *       "eq": "CT0000101"
+             *       "contains": "printer"
              *     }
              */
-            contract?: components["schemas"]["StringFieldFilter"];
-            shortDescription?: components["schemas"]["StringFieldFilter"];
-            description?: components["schemas"]["StringFieldFilter"];
-            status?: components["schemas"]["IntegerFieldFilter"];
-            priority?: components["schemas"]["IntegerFieldFilter"];
-            contact?: components["schemas"]["StringFieldFilter"];
-            watchList?: components["schemas"]["StringArrayFieldFilter"];
-            incident?: components["schemas"]["StringFieldFilter"];
-            createdAt?: components["schemas"]["DateTimeFieldFilter"];
-            created?: components["schemas"]["DateTimeFieldFilter"];
-            updatedAt?: components["schemas"]["DateTimeFieldFilter"];
-        } & {
             id?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example contract
                  * @enum {unknown}
                  */
                 sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example contract
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             contract?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             shortDescription?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             description?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to an integer field, such as the numeric `status` and `priority` codes.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "in": "1,2"
+             *     }
+             */
             status?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterInteger"];
+                ne?: components["schemas"]["FilterInteger"];
+                lt?: components["schemas"]["FilterInteger"];
+                le?: components["schemas"]["FilterInteger"];
+                gt?: components["schemas"]["FilterInteger"];
+                ge?: components["schemas"]["FilterInteger"];
                 /**
+                 * @description Name of another filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field
+                 *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
+                 *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `status`, `priority` (decision D-105).
                  * @example priority
                  * @enum {unknown}
                  */
                 sameas?: "status" | "priority";
                 /**
+                 * @description Name of another filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field
+                 *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
+                 *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `status`, `priority` (decision D-105).
                  * @example priority
                  * @enum {unknown}
                  */
                 notSameas?: "status" | "priority";
+                in?: components["schemas"]["FilterIntegerList"];
+                notIn?: components["schemas"]["FilterIntegerList"];
+                between?: components["schemas"]["FilterIntegerPair"];
+                notBetween?: components["schemas"]["FilterIntegerPair"];
             };
+            /**
+             * @description Operators that apply to an integer field, such as the numeric `status` and `priority` codes.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "in": "1,2"
+             *     }
+             */
             priority?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterInteger"];
+                ne?: components["schemas"]["FilterInteger"];
+                lt?: components["schemas"]["FilterInteger"];
+                le?: components["schemas"]["FilterInteger"];
+                gt?: components["schemas"]["FilterInteger"];
+                ge?: components["schemas"]["FilterInteger"];
                 /**
+                 * @description Name of another filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field
+                 *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
+                 *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `status`, `priority` (decision D-105).
                  * @example status
                  * @enum {unknown}
                  */
                 sameas?: "status" | "priority";
                 /**
+                 * @description Name of another filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field
+                 *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
+                 *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `status`, `priority` (decision D-105).
                  * @example status
                  * @enum {unknown}
                  */
                 notSameas?: "status" | "priority";
+                in?: components["schemas"]["FilterIntegerList"];
+                notIn?: components["schemas"]["FilterIntegerList"];
+                between?: components["schemas"]["FilterIntegerPair"];
+                notBetween?: components["schemas"]["FilterIntegerPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             contact?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            watchList?: components["schemas"]["StringArrayFieldFilter"];
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             incident?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `contract`, `shortDescription`, `description`, `contact`, `incident` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "contract" | "shortDescription" | "description" | "contact" | "incident";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             createdAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `created`, `updatedAt` (decision D-105).
                  * @example created
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "created" | "updatedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `created`, `updatedAt` (decision D-105).
                  * @example created
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "created" | "updatedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             created?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `created`, `updatedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "created" | "updatedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `created`, `updatedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "created" | "updatedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             updatedAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `created`, `updatedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "created" | "updatedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `created`, `updatedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "created" | "updatedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
         };
         /**
@@ -1517,71 +2180,265 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         CommentFilter: {
-            id?: components["schemas"]["StringFieldFilter"];
-            text?: components["schemas"]["StringFieldFilter"];
-            contact?: components["schemas"]["StringFieldFilter"];
-            partnerComment?: components["schemas"]["BooleanFieldFilter"];
-            createdAt?: components["schemas"]["DateTimeFieldFilter"];
-        } & {
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             id?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `text`, `contact` (decision D-105).
                  * @example text
                  * @enum {unknown}
                  */
                 sameas?: "id" | "text" | "contact";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `text`, `contact` (decision D-105).
                  * @example text
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "text" | "contact";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             text?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `text`, `contact` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "text" | "contact";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `text`, `contact` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "text" | "contact";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             contact?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `text`, `contact` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "text" | "contact";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `text`, `contact` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "text" | "contact";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a boolean field.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "eq": "true"
+             *     }
+             */
             partnerComment?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterBoolean"];
+                ne?: components["schemas"]["FilterBoolean"];
                 /**
+                 * @description Name of another filterable boolean field of the same resource, for `sameas` and `notSameas` on a boolean field
+                 *     (webhooks: `enabled`; comments: `partnerComment`, the field itself). That the name must be a filterable boolean
+                 *     field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `partnerComment` (decision D-105).
                  * @example partnerComment
                  * @enum {unknown}
                  */
                 sameas?: "partnerComment";
                 /**
+                 * @description Name of another filterable boolean field of the same resource, for `sameas` and `notSameas` on a boolean field
+                 *     (webhooks: `enabled`; comments: `partnerComment`, the field itself). That the name must be a filterable boolean
+                 *     field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `partnerComment` (decision D-105).
                  * @example partnerComment
                  * @enum {unknown}
                  */
                 notSameas?: "partnerComment";
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             createdAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
         };
         /**
@@ -1663,71 +2520,273 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         AttachmentFilter: {
-            id?: components["schemas"]["StringFieldFilter"];
-            fileName?: components["schemas"]["StringFieldFilter"];
-            contentType?: components["schemas"]["StringFieldFilter"];
-            size?: components["schemas"]["IntegerFieldFilter"];
-            createdAt?: components["schemas"]["DateTimeFieldFilter"];
-        } & {
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             id?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `fileName`, `contentType` (decision D-105).
                  * @example fileName
                  * @enum {unknown}
                  */
                 sameas?: "id" | "fileName" | "contentType";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `fileName`, `contentType` (decision D-105).
                  * @example fileName
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "fileName" | "contentType";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             fileName?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `fileName`, `contentType` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "fileName" | "contentType";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `fileName`, `contentType` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "fileName" | "contentType";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             contentType?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `fileName`, `contentType` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "fileName" | "contentType";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `fileName`, `contentType` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "fileName" | "contentType";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to an integer field, such as the numeric `status` and `priority` codes.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "in": "1,2"
+             *     }
+             */
             size?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterInteger"];
+                ne?: components["schemas"]["FilterInteger"];
+                lt?: components["schemas"]["FilterInteger"];
+                le?: components["schemas"]["FilterInteger"];
+                gt?: components["schemas"]["FilterInteger"];
+                ge?: components["schemas"]["FilterInteger"];
                 /**
+                 * @description Name of another filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field
+                 *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
+                 *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `size` (decision D-105).
                  * @example size
                  * @enum {unknown}
                  */
                 sameas?: "size";
                 /**
+                 * @description Name of another filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field
+                 *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
+                 *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `size` (decision D-105).
                  * @example size
                  * @enum {unknown}
                  */
                 notSameas?: "size";
+                in?: components["schemas"]["FilterIntegerList"];
+                notIn?: components["schemas"]["FilterIntegerList"];
+                between?: components["schemas"]["FilterIntegerPair"];
+                notBetween?: components["schemas"]["FilterIntegerPair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             createdAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
         };
         /**
@@ -1814,71 +2873,271 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         ContractFilter: {
-            id?: components["schemas"]["StringFieldFilter"];
-            name?: components["schemas"]["StringFieldFilter"];
-            externalReference?: components["schemas"]["StringFieldFilter"];
-            createdAt?: components["schemas"]["DateTimeFieldFilter"];
-            updatedAt?: components["schemas"]["DateTimeFieldFilter"];
-        } & {
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             id?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `name`, `externalReference` (decision D-105).
                  * @example name
                  * @enum {unknown}
                  */
                 sameas?: "id" | "name" | "externalReference";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `name`, `externalReference` (decision D-105).
                  * @example name
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "name" | "externalReference";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             name?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `name`, `externalReference` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "name" | "externalReference";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `name`, `externalReference` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "name" | "externalReference";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             externalReference?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `name`, `externalReference` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "name" | "externalReference";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `name`, `externalReference` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "name" | "externalReference";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             createdAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `updatedAt` (decision D-105).
                  * @example updatedAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "updatedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `updatedAt` (decision D-105).
                  * @example updatedAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "updatedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             updatedAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `updatedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "updatedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `updatedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "updatedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
         };
         /**
@@ -1993,79 +3252,283 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         EventFilter: {
-            id?: components["schemas"]["StringFieldFilter"];
-            type?: components["schemas"]["StringFieldFilter"];
-            case?: components["schemas"]["StringFieldFilter"];
             /**
-             * @description The contract. `eq` or `in` naming a contract the account does not control, or one that does not exist, is 403
-             *     (decision D-30): which contracts an account controls the schema cannot say. Other operators scope within the
-             *     account's contracts.
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
              * @example {
-             *       "eq": "CT0000101"
+             *       "contains": "printer"
              *     }
              */
-            contract?: components["schemas"]["StringFieldFilter"];
-            createdAt?: components["schemas"]["DateTimeFieldFilter"];
-        } & {
             id?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `type`, `case`, `contract` (decision D-105).
                  * @example type
                  * @enum {unknown}
                  */
                 sameas?: "id" | "type" | "case" | "contract";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `type`, `case`, `contract` (decision D-105).
                  * @example type
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "type" | "case" | "contract";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             type?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `type`, `case`, `contract` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "type" | "case" | "contract";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `type`, `case`, `contract` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "type" | "case" | "contract";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             case?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `type`, `case`, `contract` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "type" | "case" | "contract";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `type`, `case`, `contract` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "type" | "case" | "contract";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
             contract?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `type`, `case`, `contract` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 sameas?: "id" | "type" | "case" | "contract";
                 /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `type`, `case`, `contract` (decision D-105).
                  * @example id
                  * @enum {unknown}
                  */
                 notSameas?: "id" | "type" | "case" | "contract";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             createdAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
         };
         /**
@@ -2308,73 +3771,255 @@ export interface components {
          *     Declared once here; the client, mocks, reference sandbox and conformance suite read it (decision D-21).
          */
         WebhookFilter: {
-            id?: components["schemas"]["StringFieldFilter"];
-            url?: components["schemas"]["StringFieldFilter"];
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
+            id?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
+                /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `url` (decision D-105).
+                 * @example url
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "url";
+                /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `url` (decision D-105).
+                 * @example url
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "url";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
+            };
+            /**
+             * @description Operators that apply to a string field: all 28 (decision D-22).
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "contains": "printer"
+             *     }
+             */
+            url?: {
+                empty?: components["schemas"]["FilterNoValue"];
+                notEmpty?: components["schemas"]["FilterNoValue"];
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterString"];
+                ne?: components["schemas"]["FilterString"];
+                lt?: components["schemas"]["FilterString"];
+                le?: components["schemas"]["FilterString"];
+                gt?: components["schemas"]["FilterString"];
+                ge?: components["schemas"]["FilterString"];
+                contains?: components["schemas"]["FilterString"];
+                notContains?: components["schemas"]["FilterString"];
+                like?: components["schemas"]["FilterString"];
+                notLike?: components["schemas"]["FilterString"];
+                match?: components["schemas"]["FilterString"];
+                notMatch?: components["schemas"]["FilterString"];
+                startswith?: components["schemas"]["FilterString"];
+                notStartswith?: components["schemas"]["FilterString"];
+                endswith?: components["schemas"]["FilterString"];
+                notEndswith?: components["schemas"]["FilterString"];
+                /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `url` (decision D-105).
+                 * @example id
+                 * @enum {unknown}
+                 */
+                sameas?: "id" | "url";
+                /**
+                 * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
+                 *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `id`, `url` (decision D-105).
+                 * @example id
+                 * @enum {unknown}
+                 */
+                notSameas?: "id" | "url";
+                in?: components["schemas"]["FilterStringList"];
+                notIn?: components["schemas"]["FilterStringList"];
+                between?: components["schemas"]["FilterStringPair"];
+                notBetween?: components["schemas"]["FilterStringPair"];
+            };
             contracts?: components["schemas"]["StringArrayFieldFilter"];
             eventTypes?: components["schemas"]["StringArrayFieldFilter"];
-            enabled?: components["schemas"]["BooleanFieldFilter"];
-            createdAt?: components["schemas"]["DateTimeFieldFilter"];
-            updatedAt?: components["schemas"]["DateTimeFieldFilter"];
-        } & {
-            id?: {
-                /**
-                 * @example url
-                 * @enum {unknown}
-                 */
-                sameas?: "id" | "url";
-                /**
-                 * @example url
-                 * @enum {unknown}
-                 */
-                notSameas?: "id" | "url";
-            };
-            url?: {
-                /**
-                 * @example id
-                 * @enum {unknown}
-                 */
-                sameas?: "id" | "url";
-                /**
-                 * @example id
-                 * @enum {unknown}
-                 */
-                notSameas?: "id" | "url";
-            };
+            /**
+             * @description Operators that apply to a boolean field.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "eq": "true"
+             *     }
+             */
             enabled?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterBoolean"];
+                ne?: components["schemas"]["FilterBoolean"];
                 /**
+                 * @description Name of another filterable boolean field of the same resource, for `sameas` and `notSameas` on a boolean field
+                 *     (webhooks: `enabled`; comments: `partnerComment`, the field itself). That the name must be a filterable boolean
+                 *     field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `enabled` (decision D-105).
                  * @example enabled
                  * @enum {unknown}
                  */
                 sameas?: "enabled";
                 /**
+                 * @description Name of another filterable boolean field of the same resource, for `sameas` and `notSameas` on a boolean field
+                 *     (webhooks: `enabled`; comments: `partnerComment`, the field itself). That the name must be a filterable boolean
+                 *     field of the same resource depends on the list, which this shared schema cannot say; another name is 400
+                 *     `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `enabled` (decision D-105).
                  * @example enabled
                  * @enum {unknown}
                  */
                 notSameas?: "enabled";
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             createdAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `updatedAt` (decision D-105).
                  * @example updatedAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "updatedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `updatedAt` (decision D-105).
                  * @example updatedAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "updatedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
+            /**
+             * @description Operators that apply to a datetime field. Values are read by the input coercion rules; a value without a zone is UTC.
+             *
+             *     `filter[field]=value` is shorthand for `filter[field][eq]=value`: the grammar reads it as `eq` before checking it against these operators.
+             * @example {
+             *       "ge": "2026-01-01"
+             *     }
+             */
             updatedAt?: {
+                null?: components["schemas"]["FilterNoValue"];
+                notNull?: components["schemas"]["FilterNoValue"];
+                exists?: components["schemas"]["FilterNoValue"];
+                notExists?: components["schemas"]["FilterNoValue"];
+                eq?: components["schemas"]["FilterDateTime"];
+                ne?: components["schemas"]["FilterDateTime"];
+                lt?: components["schemas"]["FilterDateTime"];
+                le?: components["schemas"]["FilterDateTime"];
+                gt?: components["schemas"]["FilterDateTime"];
+                ge?: components["schemas"]["FilterDateTime"];
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `updatedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 sameas?: "createdAt" | "updatedAt";
                 /**
+                 * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
+                 *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
+                 *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+                 *     Its values are bounded as decision D-101 says.
+                 *
+                 *     On this list: `createdAt`, `updatedAt` (decision D-105).
                  * @example createdAt
                  * @enum {unknown}
                  */
                 notSameas?: "createdAt" | "updatedAt";
+                in?: components["schemas"]["FilterDateTimeList"];
+                notIn?: components["schemas"]["FilterDateTimeList"];
+                between?: components["schemas"]["FilterDateTimePair"];
+                notBetween?: components["schemas"]["FilterDateTimePair"];
             };
         };
         /**

@@ -1,11 +1,12 @@
 // The operand of a field-to-field operator (`sameas`, `notSameas`: arity `field`) names another filterable field of the
 // same list and value type (D-44). The shared FilterFieldName schemas cannot say which, so the bundle says it per list
-// (decision D-105): each list's filter schema gets an `allOf` member whose properties restrict that operand to an
-// `enum` of the list's own fields of the field's value type, with an example the list accepts. The names come from the
-// filter schema's own properties; no list is kept by hand.
+// (decision D-105): in each list's filter schema, a field whose filter takes such an operator gets its own copy of the
+// shared *FieldFilter schema (same `x-care-value-type`, same operators) whose operand is an `enum` of the list's own
+// fields of that value type, with an example the list accepts. The names come from the filter schema's own properties;
+// no list is kept by hand.
 import { readOperators } from '../../src/spec/operators.ts';
 
-/** Adds the per-list operand enums to every filter schema of a bundled document, in place. */
+/** Writes the per-list operand enums into every filter schema of a bundled document, in place. */
 export function fillFieldOperandEnums(document: any): void {
   const fieldOperators = Object.values(readOperators(document))
     .filter((operator) => operator.arity === 'field')
@@ -18,21 +19,25 @@ export function fillFieldOperandEnums(document: any): void {
     if (fields.length === 0 || !fields.every(([, field]) => typeof field?.['x-care-value-type'] === 'string')) continue;
     const byType = new Map<string, string[]>();
     for (const [name, field] of fields) byType.set(field['x-care-value-type'], [...(byType.get(field['x-care-value-type']) ?? []), name]);
-    const restrictions: Record<string, any> = {};
     for (const [name, field] of fields) {
       const operators = fieldOperators.filter((operator) => field.properties?.[operator]);
       if (operators.length === 0) continue;
       const names = byType.get(field['x-care-value-type'])!;
       const example = names.find((other) => other !== name) ?? name;
-      restrictions[name] = { properties: Object.fromEntries(operators.map((operator) => [operator, { enum: names, example }])) };
+      const copy = structuredClone(field);
+      delete copy.title;
+      for (const operator of operators) {
+        const shared = resolve(field.properties[operator]);
+        // the shared operand schema stays (its type, pattern and length); the enum narrows it to this list's names
+        copy.properties[operator] = {
+          allOf: [field.properties[operator]],
+          enum: names,
+          description: `${String(shared?.description ?? '').trim()}\n\nOn this list: ${names.map((n) => `\`${n}\``).join(', ')} (decision D-105).`.trim(),
+          example,
+        };
+      }
+      for (const operator of operators) if (copy.example && operator in copy.example) copy.example[operator] = example;
+      schema.properties[name] = copy;
     }
-    if (Object.keys(restrictions).length === 0) continue;
-    schema.allOf = [
-      ...(schema.allOf ?? []),
-      {
-        description: `The fields that ${fieldOperators.map((o) => `\`${o}\``).join(' and ')} may name on this list: its own filterable fields of the same value type (decisions D-44, D-105).`,
-        properties: restrictions,
-      },
-    ];
   }
 }

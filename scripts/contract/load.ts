@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { fillFieldEnums } from '../build/field-enums.ts';
+import { fillFieldOperandEnums } from '../build/field-operands.ts';
 import { runRedocly } from '../build/redocly.ts';
 
 export interface LoadedDescription {
@@ -24,6 +25,7 @@ async function bundleTree(openapiRoot: string, root: string): Promise<any> {
   // and the bundle step's own completion (field-name enums, D-20), so a tree compares equal to its bundle
   const document = parseDescription(result.stdout);
   fillFieldEnums(document);
+  fillFieldOperandEnums(document);
   return document;
 }
 
