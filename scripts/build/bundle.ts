@@ -2,7 +2,6 @@
 import { parse } from 'yaml';
 import type { BuildStep } from './context.ts';
 import { fillFieldEnums } from './field-enums.ts';
-import { fillFieldOperandEnums } from './field-operands.ts';
 import { runRedocly } from './redocly.ts';
 import { toYaml } from './yaml-out.ts';
 
@@ -16,7 +15,6 @@ export const bundleStep: BuildStep = {
     const document = parse(result.stdout, { maxAliasCount: -1 });
     if (!document?.openapi) throw new Error(`redocly bundle printed no document:\n${result.stderr}`);
     fillFieldEnums(document);
-    fillFieldOperandEnums(document);
     context.documents.complete = document;
     context.write(COMPLETE_BUNDLE, toYaml(document));
   },
