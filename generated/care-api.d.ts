@@ -615,6 +615,7 @@ export interface components {
         /**
          * FilterString
          * @description A string value, compared case-sensitively by Unicode code point (decision D-22).
+         *     Its values are bounded as decision D-101 says.
          * @example printer
          */
         FilterString: string;
@@ -623,18 +624,23 @@ export interface components {
          * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
          *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
          *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example id
          */
         FilterFieldName: string;
         /**
          * FilterStringList
          * @description One or more comma-separated string values; a comma or backslash inside a value is written `\,` or `\\` (decision D-23).
+         *     The pattern admits the escapes `\,` and `\\` only; any other backslash is 400 (decisions D-23, D-105).
+         *     Its values are bounded as decision D-101 says.
          * @example Open,Closed
          */
         FilterStringList: string;
         /**
          * FilterStringPair
          * @description Exactly two comma-separated string values (escaping as in lists).
+         *     The pattern admits the escapes `\,` and `\\` only; any other backslash is 400 (decisions D-23, D-105).
+         *     Its values are bounded as decision D-101 says.
          * @example a,m
          */
         FilterStringPair: string;
@@ -680,6 +686,7 @@ export interface components {
         /**
          * FilterDateTime
          * @description A datetime (`YYYY-MM-DD[T]HH:MM[:SS[.ffffff]][Z|±HH[:]MM]`, read as UTC without a zone), a date `YYYY-MM-DD` (midnight UTC) or Unix time in seconds. The pattern admits real calendar dates only (month lengths and leap years) and the hours, minutes, seconds and zone offsets the coercion reads; what it cannot say is the range: an instant beyond what a date can hold (Unix times above about 8.64e12 seconds) is 400 `datetime_parsing` (decision D-27).
+         *     Its values are bounded as decision D-101 says.
          * @example 2026-01-01T00:00:00Z
          */
         FilterDateTime: string;
@@ -688,18 +695,21 @@ export interface components {
          * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
          *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
          *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example createdAt
          */
         FilterDateTimeFieldName: string;
         /**
          * FilterDateTimeList
          * @description One or more comma-separated datetimes. The pattern admits real calendar dates only (month lengths and leap years) and the hours, minutes, seconds and zone offsets the coercion reads; what it cannot say is the range: an instant beyond what a date can hold (Unix times above about 8.64e12 seconds) is 400 `datetime_parsing` (decision D-27).
+         *     Its values are bounded as decision D-101 says.
          * @example 2026-01-01,2026-02-01
          */
         FilterDateTimeList: string;
         /**
          * FilterDateTimePair
          * @description Exactly two comma-separated datetimes, the inclusive bounds of a range. The pattern admits real calendar dates only (month lengths and leap years) and the hours, minutes, seconds and zone offsets the coercion reads; what it cannot say is the range: an instant beyond what a date can hold (Unix times above about 8.64e12 seconds) is 400 `datetime_parsing` (decision D-27).
+         *     Its values are bounded as decision D-101 says.
          * @example 2026-01-01,2026-02-01
          */
         FilterDateTimePair: string;
@@ -864,7 +874,7 @@ export interface components {
         };
         /**
          * PageMeta
-         * @description Position of a list response within the whole result (seed section 1, pagination).
+         * @description Position of a list response within the whole result (seed section 1, pagination). Its values are bounded as decision D-101 says.
          */
         PageMeta: {
             /**
@@ -894,7 +904,7 @@ export interface components {
         };
         /**
          * ListMeta
-         * @description Metadata of a list response.
+         * @description Metadata of a list response. Its values are bounded as decision D-101 says.
          */
         ListMeta: {
             /**
@@ -908,6 +918,7 @@ export interface components {
          * ApiKey
          * @description A company-scoped API key of the account. The secret is never shown again after creation; revoking sets `revokedAt`
          *     and keeps the record (seed section 3; decision D-12).
+         *     Its values are bounded as decision D-101 says.
          */
         ApiKey: {
             /**
@@ -950,7 +961,7 @@ export interface components {
         };
         /**
          * ApiKeyListResponse
-         * @description Success envelope of a page of ApiKey items; `meta.page` tells where the page stands (seed section 1).
+         * @description Success envelope of a page of ApiKey items; `meta.page` tells where the page stands (seed section 1). Its values are bounded as decision D-101 says.
          */
         ApiKeyListResponse: {
             meta: components["schemas"]["ListMeta"];
@@ -959,7 +970,7 @@ export interface components {
         };
         /**
          * ErrorMeta
-         * @description Metadata of an error response (decision D-26).
+         * @description Metadata of an error response (decision D-26). Its values are bounded as decision D-101 says.
          */
         ErrorMeta: {
             /**
@@ -972,6 +983,7 @@ export interface components {
          * ErrorObject
          * @description One problem with the request. A response holds one error object per problem (for example one per missing
          *     field), never a merged message.
+         *     Its values are bounded as decision D-101 says.
          */
         ErrorObject: {
             /**
@@ -1000,7 +1012,7 @@ export interface components {
         };
         /**
          * ErrorEnvelope
-         * @description Body of every error response (seed section 7).
+         * @description Body of every error response (seed section 7). Its values are bounded as decision D-101 says.
          */
         ErrorEnvelope: {
             meta: components["schemas"]["ErrorMeta"];
@@ -1009,7 +1021,7 @@ export interface components {
         };
         /**
          * ApiKeyCreate
-         * @description Body of a new API key.
+         * @description Body of a new API key. Its values are bounded as decision D-101 says.
          */
         ApiKeyCreate: {
             /**
@@ -1026,7 +1038,7 @@ export interface components {
         };
         /**
          * Meta
-         * @description Metadata of a single-resource response (decision D-26).
+         * @description Metadata of a single-resource response (decision D-26). Its values are bounded as decision D-101 says.
          */
         Meta: {
             /**
@@ -1037,7 +1049,7 @@ export interface components {
         };
         /**
          * ApiKeyWithSecret
-         * @description A newly created API key with its secret, the only time the secret is shown (decision D-12).
+         * @description A newly created API key with its secret, the only time the secret is shown (decision D-12). Its values are bounded as decision D-101 says.
          */
         ApiKeyWithSecret: components["schemas"]["ApiKey"] & {
             /**
@@ -1064,7 +1076,7 @@ export interface components {
         };
         /**
          * ApiKeyUpdate
-         * @description The label and/or expiry of a key (seed section 4).
+         * @description The label and/or expiry of a key (seed section 4). Its values are bounded as decision D-101 says.
          */
         ApiKeyUpdate: {
             /**
@@ -1082,6 +1094,8 @@ export interface components {
         /**
          * FilterInteger
          * @description An integer, or a number or string holding an integral value (seed section 1, input coercion).
+         *     The pattern admits integers within ±(2^53 − 1) only, as JavaScript holds them exactly; beyond is 400 `int_parsing_size` (decisions D-43, D-105).
+         *     Its values are bounded as decision D-101 says.
          * @example 10
          */
         FilterInteger: string;
@@ -1091,18 +1105,23 @@ export interface components {
          *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
          *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
          *     `invalid_filter_value` (decisions D-22, D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example priority
          */
         FilterIntegerFieldName: string;
         /**
          * FilterIntegerList
          * @description One or more comma-separated integers.
+         *     The pattern admits integers within ±(2^53 − 1) only, as JavaScript holds them exactly; beyond is 400 `int_parsing_size` (decisions D-43, D-105).
+         *     Its values are bounded as decision D-101 says.
          * @example 1,2
          */
         FilterIntegerList: string;
         /**
          * FilterIntegerPair
          * @description Exactly two comma-separated integers, the inclusive bounds of a range.
+         *     The pattern admits integers within ±(2^53 − 1) only, as JavaScript holds them exactly; beyond is 400 `int_parsing_size` (decisions D-43, D-105).
+         *     Its values are bounded as decision D-101 says.
          * @example 1,3
          */
         FilterIntegerPair: string;
@@ -1332,6 +1351,7 @@ export interface components {
          * @description Numeric status code of a case. The seed fixes only `10` (open); the other codes follow ServiceNow Customer Service
          *     Management (decision D-04): `1` New, `10` Open, `18` Awaiting Info, `6` Resolved, `3` Closed. Cases carry the code
          *     in requests, responses and filters alike.
+         *     Its values are bounded as decision D-101 says.
          * @example 10
          * @enum {integer}
          */
@@ -1341,6 +1361,7 @@ export interface components {
          * Format: int32
          * @description Numeric priority code of a case. The seed fixes `1` (critical) and `2` (high); `3` Moderate and `4` Low follow
          *     ServiceNow (decision D-04).
+         *     Its values are bounded as decision D-101 says.
          * @example 2
          * @enum {integer}
          */
@@ -1359,6 +1380,7 @@ export interface components {
          * Case
          * @description A case exchanged with the service desk. Every field is always present; a field without a value is `null`
          *     (decision D-05).
+         *     Its values are bounded as decision D-101 says.
          */
         Case: {
             /**
@@ -1439,7 +1461,7 @@ export interface components {
         };
         /**
          * CaseListResponse
-         * @description Success envelope of a page of Case items; `meta.page` tells where the page stands (seed section 1).
+         * @description Success envelope of a page of Case items; `meta.page` tells where the page stands (seed section 1). Its values are bounded as decision D-101 says.
          */
         CaseListResponse: {
             meta: components["schemas"]["ListMeta"];
@@ -1450,6 +1472,7 @@ export interface components {
          * CaseCreate
          * @description Body of a new case. `contract` and `shortDescription` are required (seed section 4); a missing one is answered 400
          *     with `body.<field>: Field required`, one error object per missing field. Unknown fields are refused (decision D-35).
+         *     Its values are bounded as decision D-101 says.
          */
         CaseCreate: {
             /**
@@ -1495,6 +1518,7 @@ export interface components {
          * CaseUpdate
          * @description Fields to change on a case; fields left out keep their value. Read-only fields (`id`, `incident`, timestamps) and
          *     unknown fields are refused with 400 (decisions D-35, D-36). Any status code may follow any other (decision D-06).
+         *     Its values are bounded as decision D-101 says.
          */
         CaseUpdate: {
             /**
@@ -1532,6 +1556,7 @@ export interface components {
         /**
          * FilterBoolean
          * @description A boolean: `True`, `true`, `t`, `on`, `yes`, `y`, `1` or `False`, `false`, `f`, `off`, `no`, `n`, `0`.
+         *     Its values are bounded as decision D-101 says.
          * @example true
          */
         FilterBoolean: string;
@@ -1541,6 +1566,7 @@ export interface components {
          *     (webhooks: `enabled`; comments: `partnerComment`, the field itself). That the name must be a filterable boolean
          *     field of the same resource depends on the list, which this shared schema cannot say; another name is 400
          *     `invalid_filter_value` (decisions D-22, D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example enabled
          */
         FilterBooleanFieldName: string;
@@ -1659,7 +1685,7 @@ export interface components {
         };
         /**
          * Comment
-         * @description A comment on a case (decision D-09).
+         * @description A comment on a case (decision D-09). Its values are bounded as decision D-101 says.
          */
         Comment: {
             /**
@@ -1700,7 +1726,7 @@ export interface components {
         };
         /**
          * CommentListResponse
-         * @description Success envelope of a page of Comment items; `meta.page` tells where the page stands (seed section 1).
+         * @description Success envelope of a page of Comment items; `meta.page` tells where the page stands (seed section 1). Its values are bounded as decision D-101 says.
          */
         CommentListResponse: {
             meta: components["schemas"]["ListMeta"];
@@ -1849,7 +1875,7 @@ export interface components {
         };
         /**
          * Attachment
-         * @description The record of a file attached to a case; its bytes are downloaded separately (decision D-10).
+         * @description The record of a file attached to a case; its bytes are downloaded separately (decision D-10). Its values are bounded as decision D-101 says.
          */
         Attachment: {
             /**
@@ -1894,7 +1920,7 @@ export interface components {
         };
         /**
          * AttachmentListResponse
-         * @description Success envelope of a page of Attachment items; `meta.page` tells where the page stands (seed section 1).
+         * @description Success envelope of a page of Attachment items; `meta.page` tells where the page stands (seed section 1). Its values are bounded as decision D-101 says.
          */
         AttachmentListResponse: {
             meta: components["schemas"]["ListMeta"];
@@ -1908,6 +1934,7 @@ export interface components {
          *     `text/plain` (the multipart default, decision D-66). The part's bytes are stored exactly as sent, whatever
          *     `charset` it declares (D-66). At most 10 MiB of content, 10485760 bytes included (413 beyond, decision D-10).
          *     Other parts are read and ignored; at most 100 parts are read, so `file` must be among the first 100 (decision D-93).
+         *     Its values are bounded as decision D-101 says.
          */
         AttachmentUpload: {
             /**
@@ -2016,7 +2043,7 @@ export interface components {
         };
         /**
          * OrganisationRef
-         * @description An organisation (customer or partner) known to the service desk.
+         * @description An organisation (customer or partner) known to the service desk. Its values are bounded as decision D-101 says.
          */
         OrganisationRef: {
             /**
@@ -2034,6 +2061,7 @@ export interface components {
          * Contract
          * @description The relationship between the calling account and one customer whose resources it may access (seed section 1).
          *     A customer account normally has one; a partner account has one per customer (decision D-11).
+         *     Its values are bounded as decision D-101 says.
          * @example {
          *       "id": "CT0000101",
          *       "name": "Acme Retail workplace support",
@@ -2097,7 +2125,7 @@ export interface components {
         };
         /**
          * ContractListResponse
-         * @description Success envelope of a page of Contract items; `meta.page` tells where the page stands (seed section 1).
+         * @description Success envelope of a page of Contract items; `meta.page` tells where the page stands (seed section 1). Its values are bounded as decision D-101 says.
          */
         ContractListResponse: {
             meta: components["schemas"]["ListMeta"];
@@ -2228,6 +2256,7 @@ export interface components {
         /**
          * EventMeta
          * @description Metadata of an event payload (seed section 6: "data in `meta`"; its members beyond `updated` are decision D-18).
+         *     Its values are bounded as decision D-101 says.
          */
         EventMeta: {
             /**
@@ -2310,6 +2339,7 @@ export interface components {
         /**
          * CaseUpdatedEvent
          * @description Payload of `case.updated`: the updated case; `meta.updated` names the changed fields.
+         *     Its values are bounded as decision D-101 says.
          */
         CaseUpdatedEvent: {
             /** @description Event metadata; `eventType` is `case.updated`. */
@@ -2367,7 +2397,7 @@ export interface components {
         EventPayload: components["schemas"]["CaseContractAssignedEvent"] | components["schemas"]["CaseContractUnassignedEvent"] | components["schemas"]["CaseUpdatedEvent"] | components["schemas"]["CaseAttachmentCreatedEvent"] | components["schemas"]["CaseCommentCreatedEvent"];
         /**
          * Event
-         * @description An entry of the event log, one event with the payload that was (or would be) delivered (decision D-19).
+         * @description An entry of the event log, one event with the payload that was (or would be) delivered (decision D-19). Its values are bounded as decision D-101 says.
          * @example {
          *       "id": "EV0050001",
          *       "type": "case.updated",
@@ -2435,7 +2465,7 @@ export interface components {
         };
         /**
          * EventListResponse
-         * @description Success envelope of a page of Event items; `meta.page` tells where the page stands (seed section 1).
+         * @description Success envelope of a page of Event items; `meta.page` tells where the page stands (seed section 1). Its values are bounded as decision D-101 says.
          */
         EventListResponse: {
             meta: components["schemas"]["ListMeta"];
@@ -2553,7 +2583,7 @@ export interface components {
         };
         /**
          * WebhookAuthBasic
-         * @description Sends `Authorization` `Basic base64(username:password)` with every delivery.
+         * @description Sends `Authorization` `Basic base64(username:password)` with every delivery. Its values are bounded as decision D-101 says.
          */
         WebhookAuthBasic: {
             /**
@@ -2655,6 +2685,7 @@ export interface components {
          * Webhook
          * @description A webhook subscription. It receives the events of the account's contracts that match `contracts` and `eventTypes`
          *     (seed section 6; patterns use `*` for any run of characters, decision D-16).
+         *     Its values are bounded as decision D-101 says.
          */
         Webhook: {
             /**
@@ -2719,7 +2750,7 @@ export interface components {
         };
         /**
          * WebhookListResponse
-         * @description Success envelope of a page of Webhook items; `meta.page` tells where the page stands (seed section 1).
+         * @description Success envelope of a page of Webhook items; `meta.page` tells where the page stands (seed section 1). Its values are bounded as decision D-101 says.
          */
         WebhookListResponse: {
             meta: components["schemas"]["ListMeta"];
@@ -2730,6 +2761,7 @@ export interface components {
          * WebhookCreate
          * @description Body of a new subscription. Only `url` is required: without `contracts` and `eventTypes` the subscription
          *     receives all events of the account (seed section 6, rule 1).
+         *     Its values are bounded as decision D-101 says.
          */
         WebhookCreate: {
             /**
@@ -2765,7 +2797,7 @@ export interface components {
         };
         /**
          * WebhookWithSecret
-         * @description A newly created subscription with its signing secret, shown only now (decision D-17).
+         * @description A newly created subscription with its signing secret, shown only now (decision D-17). Its values are bounded as decision D-101 says.
          */
         WebhookWithSecret: components["schemas"]["Webhook"] & {
             /**
@@ -2793,6 +2825,7 @@ export interface components {
         /**
          * WebhookUpdate
          * @description Fields to change on a subscription; fields left out keep their value. `authorization` replaces the whole setting.
+         *     Its values are bounded as decision D-101 says.
          */
         WebhookUpdate: {
             /**
@@ -2827,7 +2860,7 @@ export interface components {
         };
         /**
          * TriggerCaseEvent
-         * @description Body of a sandbox trigger for a case event (decision D-20).
+         * @description Body of a sandbox trigger for a case event (decision D-20). Its values are bounded as decision D-101 says.
          */
         TriggerCaseEvent: {
             /**
@@ -2838,7 +2871,7 @@ export interface components {
         };
         /**
          * TriggerCaseUpdated
-         * @description Body of the sandbox trigger of `case.updated` (decision D-20).
+         * @description Body of the sandbox trigger of `case.updated` (decision D-20). Its values are bounded as decision D-101 says.
          */
         TriggerCaseUpdated: {
             /**
@@ -2856,7 +2889,7 @@ export interface components {
         };
         /**
          * TriggerAttachmentCreated
-         * @description Body of the sandbox trigger of `case.attachment.created` (decision D-20).
+         * @description Body of the sandbox trigger of `case.attachment.created` (decision D-20). Its values are bounded as decision D-101 says.
          */
         TriggerAttachmentCreated: {
             /**
@@ -2872,7 +2905,7 @@ export interface components {
         };
         /**
          * TriggerCommentCreated
-         * @description Body of the sandbox trigger of `case.comment.created` (decision D-20).
+         * @description Body of the sandbox trigger of `case.comment.created` (decision D-20). Its values are bounded as decision D-101 says.
          */
         TriggerCommentCreated: {
             /**
@@ -2900,7 +2933,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description No bearer token, or one that is malformed, expired, for the other environment, or from a revoked or expired API key (decision D-15). */
+        /**
+         * @description No bearer token, or one that is malformed, expired, for the other environment, or from a revoked or expired API key (decision D-15).
+         *     Its values are bounded as decision D-101 says.
+         */
         Unauthorized: {
             headers: {
                 "X-CareAPI-Env": components["headers"]["X-CareAPI-Env"];
@@ -3028,6 +3064,7 @@ export interface components {
          * @description Pagination (seed section 1): `page[number]` is the page to return, from 1 (default 1); `page[size]` the items per
          *     page, 1 to 200 (default 50). A page past the end answers an empty `data`. A size above 200, or a number or size
          *     below 1, is answered 400 (decision D-29).
+         *     Its values are bounded as decision D-101 says.
          * @example {
          *       "number": 1,
          *       "size": 50
@@ -3055,6 +3092,7 @@ export interface components {
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
          *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
          *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example [
          *       "-createdAt"
          *     ]
@@ -3084,6 +3122,7 @@ export interface components {
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
          *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
          *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example [
          *       "status",
          *       "-created"
@@ -3116,6 +3155,7 @@ export interface components {
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
          *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
          *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example [
          *       "-createdAt"
          *     ]
@@ -3144,6 +3184,7 @@ export interface components {
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
          *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
          *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example [
          *       "-createdAt"
          *     ]
@@ -3172,6 +3213,7 @@ export interface components {
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
          *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
          *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example [
          *       "name"
          *     ]
@@ -3200,6 +3242,7 @@ export interface components {
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
          *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
          *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example [
          *       "-createdAt"
          *     ]
@@ -3229,6 +3272,7 @@ export interface components {
          *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
          *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
          *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+         *     Its values are bounded as decision D-101 says.
          * @example [
          *       "-createdAt"
          *     ]
@@ -3253,12 +3297,12 @@ export interface components {
          */
         WebhookId: string;
         /**
-         * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17).
+         * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17). Its values are bounded as decision D-101 says.
          * @example EV0050001
          */
         WebhookIdHeader: string;
         /**
-         * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17).
+         * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17). Its values are bounded as decision D-101 says.
          * @example 1794215531
          */
         WebhookTimestampHeader: string;
@@ -3266,6 +3310,7 @@ export interface components {
          * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's signing secret
          *     (the base64 part after `whsec_`), following Standard Webhooks; several space-separated signatures while a secret
          *     is rotated (decision D-17).
+         *     Its values are bounded as decision D-101 says.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         WebhookSignatureHeader: string;
@@ -3287,6 +3332,7 @@ export interface components {
          * @description The caller's current quota, as the IETF `RateLimit` field (draft-ietf-httpapi-ratelimit-headers): the policy
          *     `default`, the requests `r` still allowed in its window and the seconds `t` until the window ends. Sent when the
          *     deployment limits the rate (decision D-102); absent, no limit is published.
+         *     Its values are bounded as decision D-101 says.
          * @example "default";r=9;t=1
          */
         RateLimit: string;
@@ -3294,11 +3340,13 @@ export interface components {
          * @description The quota policy behind `RateLimit`, as the IETF `RateLimit-Policy` field (draft-ietf-httpapi-ratelimit-headers):
          *     the policy `default` allows `q` requests per window of `w` seconds, per API key. Sent when the deployment limits
          *     the rate (decision D-102).
+         *     Its values are bounded as decision D-101 says.
          * @example "default";q=10;w=1
          */
         "RateLimit-Policy": string;
         /**
          * @description Seconds to wait before retrying (assumption D-31: rate limits are not published; the service tells when to retry).
+         *     Its values are bounded as decision D-101 says.
          * @example 30
          */
         "Retry-After": number;
@@ -3306,6 +3354,7 @@ export interface components {
          * @description Where the created resource is: an absolute path that includes the server's base path (`/care/v0` in production,
          *     `/care/v0/sandbox` in sandbox), e.g. `/care/v0/sandbox/cases/CS0010042`. Resolve it against the request URL
          *     (RFC 9110 section 10.2.2, RFC 3986 section 5); a GET on the result answers the resource (decision D-74).
+         *     Its values are bounded as decision D-101 says.
          * @example /care/v0/sandbox/cases/CS0010042
          */
         Location: string;
@@ -3321,6 +3370,7 @@ export interface operations {
                  * @description Pagination (seed section 1): `page[number]` is the page to return, from 1 (default 1); `page[size]` the items per
                  *     page, 1 to 200 (default 50). A page past the end answers an empty `data`. A size above 200, or a number or size
                  *     below 1, is answered 400 (decision D-29).
+                 *     Its values are bounded as decision D-101 says.
                  * @example {
                  *       "number": 1,
                  *       "size": 50
@@ -3333,6 +3383,7 @@ export interface operations {
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
                  *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
                  *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+                 *     Its values are bounded as decision D-101 says.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -3532,6 +3583,7 @@ export interface operations {
                  * @description Pagination (seed section 1): `page[number]` is the page to return, from 1 (default 1); `page[size]` the items per
                  *     page, 1 to 200 (default 50). A page past the end answers an empty `data`. A size above 200, or a number or size
                  *     below 1, is answered 400 (decision D-29).
+                 *     Its values are bounded as decision D-101 says.
                  * @example {
                  *       "number": 1,
                  *       "size": 50
@@ -3544,6 +3596,7 @@ export interface operations {
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
                  *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
                  *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+                 *     Its values are bounded as decision D-101 says.
                  * @example [
                  *       "status",
                  *       "-created"
@@ -3713,6 +3766,7 @@ export interface operations {
                  * @description Pagination (seed section 1): `page[number]` is the page to return, from 1 (default 1); `page[size]` the items per
                  *     page, 1 to 200 (default 50). A page past the end answers an empty `data`. A size above 200, or a number or size
                  *     below 1, is answered 400 (decision D-29).
+                 *     Its values are bounded as decision D-101 says.
                  * @example {
                  *       "number": 1,
                  *       "size": 50
@@ -3725,6 +3779,7 @@ export interface operations {
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
                  *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
                  *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+                 *     Its values are bounded as decision D-101 says.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -3867,6 +3922,7 @@ export interface operations {
                  * @description Pagination (seed section 1): `page[number]` is the page to return, from 1 (default 1); `page[size]` the items per
                  *     page, 1 to 200 (default 50). A page past the end answers an empty `data`. A size above 200, or a number or size
                  *     below 1, is answered 400 (decision D-29).
+                 *     Its values are bounded as decision D-101 says.
                  * @example {
                  *       "number": 1,
                  *       "size": 50
@@ -3879,6 +3935,7 @@ export interface operations {
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
                  *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
                  *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+                 *     Its values are bounded as decision D-101 says.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -4041,12 +4098,12 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     /**
-                     * @description `attachment; filename="<fileName>"` (RFC 6266).
+                     * @description `attachment; filename="<fileName>"` (RFC 6266); bounds: decision D-101.
                      * @example attachment; filename="printer-error.log"
                      */
                     "Content-Disposition"?: string;
                     /**
-                     * @description Size of the content in bytes.
+                     * @description Size of the content in bytes (at most the upload limit, decision D-101).
                      * @example 46
                      */
                     "Content-Length"?: number;
@@ -4072,6 +4129,7 @@ export interface operations {
                  * @description Pagination (seed section 1): `page[number]` is the page to return, from 1 (default 1); `page[size]` the items per
                  *     page, 1 to 200 (default 50). A page past the end answers an empty `data`. A size above 200, or a number or size
                  *     below 1, is answered 400 (decision D-29).
+                 *     Its values are bounded as decision D-101 says.
                  * @example {
                  *       "number": 1,
                  *       "size": 50
@@ -4084,6 +4142,7 @@ export interface operations {
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
                  *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
                  *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+                 *     Its values are bounded as decision D-101 says.
                  * @example [
                  *       "name"
                  *     ]
@@ -4210,6 +4269,7 @@ export interface operations {
                  * @description Pagination (seed section 1): `page[number]` is the page to return, from 1 (default 1); `page[size]` the items per
                  *     page, 1 to 200 (default 50). A page past the end answers an empty `data`. A size above 200, or a number or size
                  *     below 1, is answered 400 (decision D-29).
+                 *     Its values are bounded as decision D-101 says.
                  * @example {
                  *       "number": 1,
                  *       "size": 50
@@ -4222,6 +4282,7 @@ export interface operations {
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
                  *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
                  *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+                 *     Its values are bounded as decision D-101 says.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -4310,6 +4371,7 @@ export interface operations {
                  * @description Pagination (seed section 1): `page[number]` is the page to return, from 1 (default 1); `page[size]` the items per
                  *     page, 1 to 200 (default 50). A page past the end answers an empty `data`. A size above 200, or a number or size
                  *     below 1, is answered 400 (decision D-29).
+                 *     Its values are bounded as decision D-101 says.
                  * @example {
                  *       "number": 1,
                  *       "size": 50
@@ -4322,6 +4384,7 @@ export interface operations {
                  *     (decision D-28). An invalid field is answered 400 `invalid_sort_field`, and so is a field given twice in any
                  *     direction (`id,id`, `id,-id`; decision D-44). Default: `id`. The schema says the exact repetition
                  *     (`uniqueItems`); that `id` and `-id` name the same field JSON Schema cannot say, so it is said here (D-44).
+                 *     Its values are bounded as decision D-101 says.
                  * @example [
                  *       "-createdAt"
                  *     ]
@@ -4699,12 +4762,12 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17).
+                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17). Its values are bounded as decision D-101 says.
                  * @example EV0050001
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17).
+                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17). Its values are bounded as decision D-101 says.
                  * @example 1794215531
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -4712,6 +4775,7 @@ export interface operations {
                  * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's signing secret
                  *     (the base64 part after `whsec_`), following Standard Webhooks; several space-separated signatures while a secret
                  *     is rotated (decision D-17).
+                 *     Its values are bounded as decision D-101 says.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -4739,12 +4803,12 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17).
+                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17). Its values are bounded as decision D-101 says.
                  * @example EV0050001
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17).
+                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17). Its values are bounded as decision D-101 says.
                  * @example 1794215531
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -4752,6 +4816,7 @@ export interface operations {
                  * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's signing secret
                  *     (the base64 part after `whsec_`), following Standard Webhooks; several space-separated signatures while a secret
                  *     is rotated (decision D-17).
+                 *     Its values are bounded as decision D-101 says.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -4779,12 +4844,12 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17).
+                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17). Its values are bounded as decision D-101 says.
                  * @example EV0050001
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17).
+                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17). Its values are bounded as decision D-101 says.
                  * @example 1794215531
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -4792,6 +4857,7 @@ export interface operations {
                  * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's signing secret
                  *     (the base64 part after `whsec_`), following Standard Webhooks; several space-separated signatures while a secret
                  *     is rotated (decision D-17).
+                 *     Its values are bounded as decision D-101 says.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -4819,12 +4885,12 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17).
+                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17). Its values are bounded as decision D-101 says.
                  * @example EV0050001
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17).
+                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17). Its values are bounded as decision D-101 says.
                  * @example 1794215531
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -4832,6 +4898,7 @@ export interface operations {
                  * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's signing secret
                  *     (the base64 part after `whsec_`), following Standard Webhooks; several space-separated signatures while a secret
                  *     is rotated (decision D-17).
+                 *     Its values are bounded as decision D-101 says.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
@@ -4859,12 +4926,12 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17).
+                 * @description Identifier of the delivery's event (`meta.eventId`); the same on every retry, to drop duplicates (decision D-17). Its values are bounded as decision D-101 says.
                  * @example EV0050001
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
                 /**
-                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17).
+                 * @description Unix time in seconds when this attempt was sent; receivers refuse values more than 5 minutes away (decision D-17). Its values are bounded as decision D-101 says.
                  * @example 1794215531
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
@@ -4872,6 +4939,7 @@ export interface operations {
                  * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's signing secret
                  *     (the base64 part after `whsec_`), following Standard Webhooks; several space-separated signatures while a secret
                  *     is rotated (decision D-17).
+                 *     Its values are bounded as decision D-101 says.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];

@@ -116,6 +116,14 @@ describe('public pages', () => {
     expect(guide).toMatch(/^## Paging and sorting$/m);
     expect(docs.info.description).not.toMatch(/^## Input coercion$/m);
     expect(docs.info.description).not.toMatch(/\| datetime \|/);
-    expect(docs['x-tagGroups'][0]).toEqual({ name: 'Guides', tags: ['Getting started', 'Filtering'] });
+    expect(docs['x-tagGroups'][0]).toEqual({ name: 'Guides', tags: ['Getting started', 'Filtering', 'Limits'] });
+  });
+
+  it('the Limits section renders every value of x-care-limits (D-100)', () => {
+    const section = docs.tags.find((t: any) => t.name === 'Limits').description as string;
+    const limits = spec.limits;
+    const values = [limits.requestHeadBytes, limits.jsonDepth, ...Object.values(limits.bodyBytes), limits.multipart.fileBytes, limits.multipart.parts, limits.multipart.fileNameCodePoints];
+    for (const value of values) expect(section).toContain(String(value));
+    for (const name of ['requestHeadBytes', 'jsonDepth', 'bodyBytes.application/json', 'multipart.fileBytes', 'multipart.parts', 'multipart.fileNameCodePoints']) expect(section).toContain(`\`${name}\``);
   });
 });

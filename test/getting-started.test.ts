@@ -135,7 +135,7 @@ describe('Getting started (docs/getting-started.md)', () => {
     const published = JSON.parse(script.slice(script.indexOf('{'), script.lastIndexOf('}') + 1));
     const tag = published.tags.find((t: any) => t.name === GETTING_STARTED_TAG);
     expect(tag.description).toBe(page.replace(/^# Getting started\n/, '').trim());
-    expect(published['x-tagGroups'][0]).toEqual({ name: 'Guides', tags: [GETTING_STARTED_TAG, 'Filtering'] });
+    expect(published['x-tagGroups'][0]).toEqual({ name: 'Guides', tags: [GETTING_STARTED_TAG, 'Filtering', 'Limits'] });
   });
 
   it('has the ten steps of the issue, each with code', () => {

@@ -62,7 +62,7 @@ describe('changelog and semver', () => {
 describe('npm run release (in a scratch copy)', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'care-release-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-  for (const entry of ['openapi', 'scripts', 'src', 'plugins', 'docs', 'releases', 'generated', 'redocly.yaml', 'package.json', 'CHANGELOG.md', 'tsconfig.json']) {
+  for (const entry of ['openapi', 'scripts', 'src', 'plugins', 'docs', 'releases', 'generated', 'redocly.yaml', '.spectral.yaml', 'package.json', 'CHANGELOG.md', 'tsconfig.json']) {
     cpSync(join(repoRoot, entry), join(scratch, entry), { recursive: true });
   }
   symlinkSync(join(repoRoot, 'node_modules'), join(scratch, 'node_modules'));
@@ -70,14 +70,14 @@ describe('npm run release (in a scratch copy)', () => {
   // (main may hold acknowledged changes since the last release: they would need their own step)
   cpSync(join(repoRoot, 'generated/care-api.yaml'), join(scratch, `releases/${version}/care-api.yaml`));
   const release = (version: string) => new Promise<{ code: number; output: string }>((done) => {
-    execFile(process.execPath, ['--import', 'tsx', join(scratch, 'scripts/release.ts'), version, '--date', '2026-12-01'], { cwd: scratch }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', join(scratch, 'scripts/release.ts'), version, '--date', '2026-12-01'], { cwd: scratch, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       done({ code: typeof error?.code === 'number' ? error.code : 0, output: stdout + stderr });
     });
   });
 
   it('refuses too small a step, then releases an addition as a minor version and stamps it everywhere', async () => {
     const contract = join(scratch, 'openapi/components/schemas/Contract.yaml');
-    writeFileSync(contract, readFileSync(contract, 'utf8').replace(/\nproperties:\n/, '\nproperties:\n  region:\n    type: string\n    description: Region of the contract.\n    example: EU\n'));
+    writeFileSync(contract, readFileSync(contract, 'utf8').replace(/\nproperties:\n/, '\nproperties:\n  region:\n    type: string\n    maxLength: 32\n    description: Region of the contract.\n    example: EU\n'));
     const refused = await release(`${version.split('.')[0]}.${version.split('.')[1]}.${Number(version.split('.')[2]) + 1}`);
     expect(refused.code).toBe(1);
     expect(refused.output).toMatch(/additions need at least a new minor version/);

@@ -39,7 +39,8 @@ Options:
   --log-requests           print one line per request
   --explain-lists          print one line per list of cases: who answered it and how (the page cache, the column
                            engine and its plan, or SQL and why)
-  --rate-limit N           answer 429 with Retry-After beyond N requests per second per API key (default: no limit)
+  --rate-limit N           answer 429 with Retry-After beyond N requests per second per API key, the quota in
+                           RateLimit and RateLimit-Policy on every answer (default: no limit)
   --quiet                  print only the URL line
   --help                   this text
 

@@ -115,6 +115,7 @@ export const limitsChecks: Check[] = [
     area: 'validation',
     title: 'A request head of requestHeadBytes (x-care-limits) is read; one byte more is 431 in the envelope',
     statements: ['D-100.limits'],
+    needs: ['state'], // as the other HTTP-layer checks: a plain Prism applies none of the service's limits
     async run(ctx) {
       const limit = limitsOf(ctx).requestHeadBytes;
       const list = ctx.operations().find((op) => op.list && !op.path.includes('{'));
@@ -198,6 +199,7 @@ export const limitsChecks: Check[] = [
     area: 'pagination',
     title: "page[number] and page[size] at their declared maximum are answered; one past is 400",
     statements: ['D-101.value-bounds', 'D-43.coercion-details'],
+    needs: ['state'],
     async run(ctx) {
       const list = ctx.operations().find((op) => op.list && !op.path.includes('{'));
       if (!list) throw new Skip('no list operation without path parameters in this environment');
