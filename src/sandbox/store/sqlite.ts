@@ -252,7 +252,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       explain({ by: 'sql', why: `the engine refused: ${answer.refused}` }, env, scope, query);
       return undefined;
     }
-    explain({ by: 'engine', plan: answer.plan }, env, scope, query);
+    explain({ by: 'engine', plan: answer.plan, outcome: answer.outcome }, env, scope, query);
     const json = answer.json === undefined ? casesJsonByRowid(answer.ids, answer.rowids) : new JsonText(answer.json, answer.ids.length);
     const result = writtenListResult(json, answer.totalCount);
     if (memoryAnswers.size >= 300) memoryAnswers.delete(memoryAnswers.keys().next().value!);

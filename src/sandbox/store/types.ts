@@ -3,7 +3,7 @@
 import type { ListQuery } from '../../grammar/types.ts';
 import type { Environment, ValueType } from '../../spec/types.ts';
 import type { JsonText } from '../json-text.ts';
-import type { ListPlan } from './memory/plan.ts';
+import type { ListPlan, PlanOutcome } from './list-plan.ts';
 
 /** Resource tables; each stores the fields of its schema in the description plus internal columns. */
 export const RESOURCE_SCHEMAS = {
@@ -74,9 +74,10 @@ export interface ListResult extends RecordPage {
 
 /**
  * Who answered a list of cases and how (`care-sandbox --explain-lists`): the page cache (the same list since the last
- * write), the column engine and its plan (D-84), or SQL and why.
+ * write), an engine with its plan and what its run did where the plan left a choice (the column engine, D-84), or
+ * SQL and why. The plan's description is the storage's (list-plan.ts), not an engine's own types.
  */
-export type ListAnswer = { by: 'page cache' } | { by: 'engine'; plan: ListPlan } | { by: 'sql'; why: string };
+export type ListAnswer = { by: 'page cache' } | { by: 'engine'; plan: ListPlan; outcome: PlanOutcome } | { by: 'sql'; why: string };
 
 export interface Org {
   id: string;

@@ -17,7 +17,7 @@ import { codeOf, codeBytes, numberOf, suffixOrderOf, textIndexOf, wordIndexOf } 
 import type { DictColumn } from './columns.ts';
 import { compareOn, permComparator } from './order.ts';
 import type { Permutation } from './order.ts';
-import type { ListPlan } from './plan.ts';
+import type { ListPlan, PlanOutcome } from './plan.ts';
 import { pageWriter, writesBack } from './record-json.ts';
 import { sortNumbers, sortSlots } from './sort-slots.ts';
 import type { CaseRowSource } from './source.ts';
@@ -46,6 +46,7 @@ export interface EngineAnswer {
   rowids: number[];
   json?: Buffer;
   plan: ListPlan;
+  outcome: PlanOutcome;
 }
 
 export interface CaseMemory {
@@ -410,10 +411,10 @@ export function openCaseMemory(spec: CareSpec, source: CaseRowSource, options: C
       if (!scopeColumn || scopeColumn.kind !== 'dict' || !scopeColumn.index) return { refused: `a scope by ${scope.by}` };
       for (const f of query.filters) if (!t.columns.has(f.field)) return { refused: `a filter on ${f.field}, which it does not hold` };
       for (const k of query.sort) if (!t.columns.has(k.field)) return { refused: `a sort by ${k.field}, which it does not hold` };
-      const { slots, plan } = listSlots(t, scopeColumn, scope, query, operators);
+      const { slots, plan, outcome } = listSlots(t, scopeColumn, scope, query, operators);
       if (t.writer === undefined) t.writer = pageWriter(recordFields, (field) => t.columns.get(field)) ?? null;
       const json = t.recordsExact && t.writer ? t.writer(slots) : undefined;
-      return { totalCount: plan.totalCount, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json, plan };
+      return { totalCount: plan.totalCount, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json, plan, outcome };
     },
     touched(env, id) {
       pending.push([env, id]);
