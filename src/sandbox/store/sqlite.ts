@@ -364,7 +364,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const s = scopeSql(scope);
       return prepare(`SELECT ${recordColumns[resource]} FROM ${resource} WHERE env = ? AND ${s.sql} ORDER BY seq`).all(env, ...s.params).map((row) => rowToStored(resource, row));
     },
-    list(resource, env, scope, query: ListQuery, _types: Record<string, ValueType>): ListResult {
+    list(resource, env, scope, query: ListQuery): ListResult {
       const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
       // D-84: cases from the column engine; SQL while it cannot answer
       if (resource === 'cases' && caseMemory && !hidden) {

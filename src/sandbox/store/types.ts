@@ -1,7 +1,7 @@
 // The storage interface of the sandbox: the only thing handlers know about persistence. The SQLite module implements
 // it; another engine would implement the same few calls.
 import type { ListQuery } from '../../grammar/types.ts';
-import type { Environment, ValueType } from '../../spec/types.ts';
+import type { Environment } from '../../spec/types.ts';
 import type { JsonText } from '../json-text.ts';
 import type { ListPlan, PlanOutcome } from './list-plan.ts';
 
@@ -129,7 +129,7 @@ export interface Storage extends DeliveryStorage {
   remove(resource: Resource, env: Environment, id: string): void;
   /** Rows of a table matching an internal/public column, unpaged (small sets: contracts of an org, webhooks). */
   findAll(resource: Resource, env: Environment, scope: Scope): Stored[];
-  list(resource: Resource, env: Environment, scope: Scope, query: ListQuery, types: Record<string, ValueType>): ListResult;
+  list(resource: Resource, env: Environment, scope: Scope, query: ListQuery): ListResult;
   attachmentContent(env: Environment, id: string): Buffer | undefined;
   /** D-75: an account's own reference of a contract, and when it set it. */
   contractReference(env: Environment, contract: string, account: string): { reference: string | null; updatedAt: string } | undefined;

@@ -26,7 +26,7 @@ import type { FootprintPart } from './footprint.ts';
 import { BLOCK, REFILL_AT, LOAD_CHUNK, SLICE_MS, SYNC_LOAD_MAX } from './tuning.ts';
 import { LITTLE_ENDIAN, Table } from './table.ts';
 import type { FieldSource } from './table.ts';
-import { listSlots } from './list.ts';
+import { planList, runPlan } from './list.ts';
 
 /** Slots a fill-time permutation key can tell apart (rank x SLOT_SPAN + slot stays an exact double). */
 const SLOT_SPAN = 2 ** 21;
@@ -411,7 +411,9 @@ export function openCaseMemory(spec: CareSpec, source: CaseRowSource, options: C
       if (!scopeColumn || scopeColumn.kind !== 'dict' || !scopeColumn.index) return { refused: `a scope by ${scope.by}` };
       for (const f of query.filters) if (!t.columns.has(f.field)) return { refused: `a filter on ${f.field}, which it does not hold` };
       for (const k of query.sort) if (!t.columns.has(k.field)) return { refused: `a sort by ${k.field}, which it does not hold` };
-      const { slots, plan, outcome } = listSlots(t, scopeColumn, scope, query, operators);
+      const planned = planList(t, scopeColumn, scope, query, operators);
+      const { slots, outcome } = runPlan(t, planned);
+      const { plan } = planned;
       if (t.writer === undefined) t.writer = pageWriter(recordFields, (field) => t.columns.get(field)) ?? null;
       const json = t.recordsExact && t.writer ? t.writer(slots) : undefined;
       return { totalCount: plan.totalCount, ids: slots.map((s) => t.id.dict[t.id.codes[s]] as string), rowids: slots.map((s) => t.rowid[s]), json, plan, outcome };

@@ -369,8 +369,11 @@ interface PageStep {
 }
 
 /** A list planned whole: its description (the plan) and what running it needs. */
-interface Planned {
+export interface Planned {
   plan: ListPlan;
+  query: ListQuery;
+  scoped: ScopeMask;
+  ctx: ListContext;
   clauses: Clauses;
   matches: Matches;
   page: PageStep;
@@ -426,24 +429,29 @@ function planPage(t: Table, scoped: ScopeMask, query: ListQuery, c: Clauses, m: 
   return { ...step('values within a budget', bounded ? 'zone bounds' : 'none', bounded, budgeted.keep), budget: { slots: budgeted.budget, ifSpent: byMask() } };
 }
 
-/** Plan a list whole: the clauses from counts alone, answered (the count), then the page (planPage). */
-function planList(t: Table, scoped: ScopeMask, query: ListQuery, ctx: ListContext, scope: ListPlan['scope']): Planned {
+/**
+ * Plan a list from a table whole: the clauses from counts alone, answered (the count), then the page (planPage). The
+ * caller checked that the table can answer it (filled and current, its fields held, `scopeColumn` the scope's column).
+ */
+export function planList(t: Table, scopeColumn: DictColumn, scope: Scope, query: ListQuery, operators: CareSpec['operators']): Planned {
+  const scoped = t.scopeMask(scopeColumn, scope.values);
+  const ctx: ListContext = { column: (field: string) => t.columns.get(field), permutation: (field: string) => t.permutations.get(field), operators, size: t.size, stretches: new Map<string, Stretch>(), judged: new Map() };
   const clauses = planClauses(t, scoped, query, ctx);
   const matches = answerClauses(t, scoped, query, ctx, clauses);
   const page = planPage(t, scoped, query, clauses, matches);
   const count: ListPlan['count'] = clauses.way === 'none' ? 'scope' : clauses.way === 'passes' ? 'mask' : clauses.way;
-  const plan: ListPlan = { scope, clauses: clauses.way, count, totalCount: matches.total, test: page.test, zones: page.zones, page: page.way };
+  const plan: ListPlan = { scope: { by: scope.by, values: scope.values.length, cases: scoped.count }, clauses: clauses.way, count, totalCount: matches.total, test: page.test, zones: page.zones, page: page.way };
   if (clauses.answer && clauses.way !== 'passes') plan.stretchOf = clauses.answer.permutation.field;
   if (page.budget) plan.ifSpent = { zones: page.budget.ifSpent.zones, page: page.budget.ifSpent.way };
-  return { plan, clauses, matches, page };
+  return { plan, query, scoped, ctx, clauses, matches, page };
 }
 
 /**
  * Make the page the way a complete plan says, writing nothing to it: the page's slots, and what the run did where the
  * plan left it a choice (a walk that spent its budget, made again through the mask; buckets too many, made by runs).
  */
-function runPlan(t: Table, scoped: ScopeMask, query: ListQuery, ctx: ListContext, planned: Planned): { slots: number[]; outcome: PlanOutcome } {
-  const { clauses, matches, page } = planned;
+export function runPlan(t: Table, planned: Planned): { slots: number[]; outcome: PlanOutcome } {
+  const { query, scoped, ctx, clauses, matches, page } = planned;
   const { mask, size } = t;
   let masked = matches.masked;
   let gathered = matches.gathered;
@@ -468,19 +476,6 @@ function runPlan(t: Table, scoped: ScopeMask, query: ListQuery, ctx: ListContext
     return { slots: again.slots, outcome: again.runs ? 'too many buckets: runs' : 'budget spent: mask walk' };
   }
   return { slots: made.slots, outcome: made.runs ? 'too many buckets: runs' : 'as planned' };
-}
-
-/**
- * The page's slots of a list from a table, the plan it followed and what its run did where the plan left a choice.
- * The caller checked that the table can answer it (filled and current, its fields held, `scopeColumn` the scope's
- * column).
- */
-export function listSlots(t: Table, scopeColumn: DictColumn, scope: Scope, query: ListQuery, operators: CareSpec['operators']): { slots: number[]; plan: ListPlan; outcome: PlanOutcome } {
-  const scoped = t.scopeMask(scopeColumn, scope.values);
-  const ctx: ListContext = { column: (field: string) => t.columns.get(field), permutation: (field: string) => t.permutations.get(field), operators, size: t.size, stretches: new Map<string, Stretch>(), judged: new Map() };
-  const planned = planList(t, scoped, query, ctx, { by: scope.by, values: scope.values.length, cases: scoped.count });
-  const { slots, outcome } = runPlan(t, scoped, query, ctx, planned);
-  return { slots, plan: planned.plan, outcome };
 }
 
 /** The matching slots into `matched` (4 slots per 32-bit word: a word of 0s is skipped at once); their number. */
