@@ -14,7 +14,7 @@ import type { DispatcherOptions } from './dispatcher.ts';
 import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
 import { answerClientError, trackRequestLines } from './http/client-error.ts';
-import { handleToken } from './http/token.ts';
+import { handleToken } from './token.ts';
 import { ApiError, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, environmentOf } from './http/router.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';
