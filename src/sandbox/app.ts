@@ -100,139 +100,24 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const generatedDir = join(repoRoot, 'generated');
   const limiter = options.rateLimit ? rateLimiter(options.rateLimit, now) : undefined;
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
-    const match = router.match(req.method ?? 'GET', url.pathname);
-    const env = match.kind === 'found' ? match.route.env : match.env;
-    const headers: Record<string, string> = env ? { 'X-CareAPI-Env': envHeader(env) } : {};
-    // A deprecated operation announces its sunset on every answer, errors included (D-33, from the bundle).
-    if (match.kind === 'found' && match.route.operation.deprecation) Object.assign(headers, match.route.operation.deprecation);
-    try {
-      if (match.kind === 'malformed') {
-        throw new ApiError(400, { detail: `path: malformed percent-encoding in ${url.pathname}`, code: 'invalid_path' });
-      }
-      // URLSearchParams would turn invalid UTF-8 into U+FFFD and filter on that silently (D-82).
-      if (!decodesAsUtf8(url.search)) {
-        throw new ApiError(400, { detail: `query: percent-escapes that are not UTF-8 in ${url.search}`, code: 'invalid_query' });
-      }
-      if (match.kind === 'none') {
-        throw new ApiError(404, { detail: `path: no operation at ${req.method} ${url.pathname}`, code: 'not_found' });
-      }
-      if (match.kind === 'method') {
-        throw new ApiError(
-          405,
-          { detail: `method: ${req.method} is not allowed on ${url.pathname}; allowed: ${match.allow.join(', ')}`, code: 'method_not_allowed' },
-          { Allow: match.allow.join(', ') },
-        );
-      }
-      const { route, params } = match;
-      const account = await svc.auth.authenticate(route.env, req.headers.authorization);
-      if (limiter) {
-        const wait = limiter(account.keyId);
-        if (wait > 0) {
-          throw new ApiError(429, { detail: `header.Authorization: rate limit of ${options.rateLimit} requests per second exceeded`, code: 'rate_limited' }, { 'Retry-After': String(wait) });
-        }
-      }
-      const op = route.operation;
-      const ctx: Ctx = {
-        env: route.env as Environment,
-        account,
-        op,
-        params,
-        query: url.searchParams,
-        req,
-        requestId,
-        svc,
-        body: async () => (op.requestBody ? validateBody(spec, op.requestBody.schema, await readJson(req)) : {}),
-      };
-      const reply = await handlers[op.operationId](ctx);
-      const all = { ...headers, ...reply.headers };
-      if (reply.raw) {
-        res.writeHead(reply.status, { ...all, 'Content-Type': reply.raw.contentType, 'Content-Length': reply.raw.bytes.length });
-        res.end(reply.raw.bytes);
-      } else if (reply.status === 204) {
-        res.writeHead(204, all);
-        res.end();
-      } else {
-        // {"meta":...,"data":...} written in three pieces: the data bytes of a cached page are reused as they are
-        const head = Buffer.from(`{"meta":${JSON.stringify(reply.page ? { requestId, page: reply.page } : { requestId })},"data":`);
-        const data = serialized(reply);
-        res.writeHead(reply.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': head.length + data.length + 1 });
-        res.write(head);
-        res.write(data);
-        res.end('}');
-      }
-    } catch (error) {
-      if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${url.pathname}: ${(error as Error)?.stack ?? String(error)}`);
-      const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
-      // Drain what the handler did not read, so the client gets the answer rather than a reset.
-      if (!req.readableEnded) req.resume();
-      sendError(res, requestId, apiError, headers);
-    }
-  }
-
-  /** One request, routed by its path; throws only for what the guard below turns into an answer. */
-  function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> | void {
-    const target = parseTarget(req.url);
-    if (!target) {
-      req.resume();
-      return sendError(res, requestId, new ApiError(400, { detail: `request: the request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path`, code: 'invalid_target' }));
-    }
-    const url = target;
-    const path = url.pathname;
-    const env = environmentOf(path);
-    // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal would answer outside the envelope.
-    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
-      req.resume();
-      return sendError(res, requestId, new ApiError(400, { detail: 'header.Host: Field required (HTTP/1.1)', code: 'missing' }), env ? { 'X-CareAPI-Env': envHeader(env) } : {});
-    }
-    if (options.logRequests) {
-      const started = performance.now();
-      res.once('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`));
-    }
-    // Browsers (frontend teams) call the sandbox from other origins: allow it, and answer preflights.
-    if (req.headers.origin) {
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED);
-      if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-        res.writeHead(204, {
-          'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
-          'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'),
-          'Access-Control-Max-Age': '600',
-          ...(env ? { 'X-CareAPI-Env': envHeader(env) } : {}),
-        });
-        res.end();
-        return;
-      }
-    }
-    if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, req, res, log);
-    if (path === '/_agent' || path.startsWith('/_agent/')) return handleAgent(svc, req, res, url, requestId, options.agentToken, log);
-    if (env) return handleApi(req, res, url, requestId);
-    if (path === '/' && req.method === 'GET') {
-      res.writeHead(302, { Location: '/docs/' });
-      res.end();
-      return;
-    }
-    // the docs' API console reads the demo keys of this sandbox (D-92)
-    if (req.method === 'GET' && serveTryIt(path, demo, res)) return;
-    if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, res)) return;
-    req.resume();
-    sendError(res, requestId, new ApiError(404, { detail: `path: nothing at ${path}`, code: 'not_found' }));
-  }
-
+  const app: App = { svc, router, limiter, demo, generatedDir, options, log };
   // The one boundary: whatever a request holds, it gets an answer from here and the process goes on (a throw or a
-  // rejection becomes a logged 500 in the envelope; an ApiError thrown before a handler caught it, its own answer).
+  // rejection becomes a logged 500 in the envelope; an ApiError, its own answer), with the headers the request's
+  // handling set for it (the environment, a deprecation).
   const server = createServer({ requireHostHeader: false, ...timeouts(options.requestTimeoutMs) }, (req, res) => {
     const requestId = newRequestId();
+    const errorHeaders: Record<string, string> = {};
     const fail = (error: unknown) => {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error)?.stack ?? String(error)}`);
       if (res.headersSent) return void res.destroy();
+      // Drain what the handler did not read, so the client gets the answer rather than a reset.
       if (!req.readableEnded) req.resume();
       const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
       const env = environmentOf(parseTarget(req.url)?.pathname ?? '');
-      sendError(res, requestId, apiError, env ? { 'X-CareAPI-Env': envHeader(env) } : {});
+      sendError(res, requestId, apiError, { ...(env ? { 'X-CareAPI-Env': envHeader(env) } : {}), ...errorHeaders });
     };
     try {
-      const work = route(req, res, requestId);
+      const work = route(app, req, res, requestId, errorHeaders);
       if (work) work.catch(fail);
     } catch (error) {
       fail(error);
@@ -264,6 +149,136 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       store.close();
     },
   };
+}
+
+/** What the request handlers read, made once by createSandbox. */
+interface App {
+  svc: Services;
+  router: ReturnType<typeof createRouter>;
+  limiter: ReturnType<typeof rateLimiter> | undefined;
+  demo: DemoCredentials;
+  generatedDir: string;
+  options: SandboxOptions;
+  log: (line: string) => void;
+}
+
+/**
+ * A request to production or the sandbox: routed by operation, authenticated, limited, handled and written. Throws what
+ * the one boundary (createSandbox's server) answers; `headers` are given to that answer too (the environment, a
+ * deprecation), set here as soon as they are known.
+ */
+async function handleApi(app: App, req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, headers: Record<string, string>): Promise<void> {
+  const { svc, router, limiter, options } = app;
+  const { spec } = svc;
+  const match = router.match(req.method ?? 'GET', url.pathname);
+  const env = match.kind === 'found' ? match.route.env : match.env;
+  if (env) headers['X-CareAPI-Env'] = envHeader(env);
+  // A deprecated operation announces its sunset on every answer, errors included (D-33, from the bundle).
+  if (match.kind === 'found' && match.route.operation.deprecation) Object.assign(headers, match.route.operation.deprecation);
+  if (match.kind === 'malformed') {
+    throw new ApiError(400, { detail: `path: malformed percent-encoding in ${url.pathname}`, code: 'invalid_path' });
+  }
+  // URLSearchParams would turn invalid UTF-8 into U+FFFD and filter on that silently (D-82).
+  if (!decodesAsUtf8(url.search)) {
+    throw new ApiError(400, { detail: `query: percent-escapes that are not UTF-8 in ${url.search}`, code: 'invalid_query' });
+  }
+  if (match.kind === 'none') {
+    throw new ApiError(404, { detail: `path: no operation at ${req.method} ${url.pathname}`, code: 'not_found' });
+  }
+  if (match.kind === 'method') {
+    throw new ApiError(
+      405,
+      { detail: `method: ${req.method} is not allowed on ${url.pathname}; allowed: ${match.allow.join(', ')}`, code: 'method_not_allowed' },
+      { Allow: match.allow.join(', ') },
+    );
+  }
+  const { route, params } = match;
+  const account = await svc.auth.authenticate(route.env, req.headers.authorization);
+  if (limiter) {
+    const wait = limiter(account.keyId);
+    if (wait > 0) {
+      throw new ApiError(429, { detail: `header.Authorization: rate limit of ${options.rateLimit} requests per second exceeded`, code: 'rate_limited' }, { 'Retry-After': String(wait) });
+    }
+  }
+  const op = route.operation;
+  const ctx: Ctx = {
+    env: route.env as Environment,
+    account,
+    op,
+    params,
+    query: url.searchParams,
+    req,
+    requestId,
+    svc,
+    body: async () => (op.requestBody ? validateBody(spec, op.requestBody.schema, await readJson(req)) : {}),
+  };
+  const reply = await handlers[op.operationId](ctx);
+  const all = { ...headers, ...reply.headers };
+  if (reply.raw) {
+    res.writeHead(reply.status, { ...all, 'Content-Type': reply.raw.contentType, 'Content-Length': reply.raw.bytes.length });
+    res.end(reply.raw.bytes);
+  } else if (reply.status === 204) {
+    res.writeHead(204, all);
+    res.end();
+  } else {
+    // {"meta":...,"data":...} written in three pieces: the data bytes of a cached page are reused as they are
+    const head = Buffer.from(`{"meta":${JSON.stringify(reply.page ? { requestId, page: reply.page } : { requestId })},"data":`);
+    const data = serialized(reply);
+    res.writeHead(reply.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': head.length + data.length + 1 });
+    res.write(head);
+    res.write(data);
+    res.end('}');
+  }
+}
+
+/** One request, routed by its path; throws only for what the one boundary (createSandbox's server) turns into an answer. */
+function route(app: App, req: IncomingMessage, res: ServerResponse, requestId: string, errorHeaders: Record<string, string>): Promise<void> | void {
+  const { svc, options, log, demo, generatedDir } = app;
+  const target = parseTarget(req.url);
+  if (!target) {
+    req.resume();
+    return sendError(res, requestId, new ApiError(400, { detail: `request: the request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path`, code: 'invalid_target' }));
+  }
+  const url = target;
+  const path = url.pathname;
+  const env = environmentOf(path);
+  // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal would answer outside the envelope.
+  if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
+    req.resume();
+    return sendError(res, requestId, new ApiError(400, { detail: 'header.Host: Field required (HTTP/1.1)', code: 'missing' }), env ? { 'X-CareAPI-Env': envHeader(env) } : {});
+  }
+  if (options.logRequests) {
+    const started = performance.now();
+    res.once('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`));
+  }
+  // Browsers (frontend teams) call the sandbox from other origins: allow it, and answer preflights.
+  if (req.headers.origin) {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED);
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
+        'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'),
+        'Access-Control-Max-Age': '600',
+        ...(env ? { 'X-CareAPI-Env': envHeader(env) } : {}),
+      });
+      res.end();
+      return;
+    }
+  }
+  if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, req, res, log);
+  if (path === '/_agent' || path.startsWith('/_agent/')) return handleAgent(svc, req, res, url, requestId, options.agentToken, log);
+  if (env) return handleApi(app, req, res, url, requestId, errorHeaders);
+  if (path === '/' && req.method === 'GET') {
+    res.writeHead(302, { Location: '/docs/' });
+    res.end();
+    return;
+  }
+  // the docs' API console reads the demo keys of this sandbox (D-92)
+  if (req.method === 'GET' && serveTryIt(path, demo, res)) return;
+  if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, res)) return;
+  req.resume();
+  sendError(res, requestId, new ApiError(404, { detail: `path: nothing at ${path}`, code: 'not_found' }));
 }
 
 /** The request target as a URL on our origin, or null when it is not origin-form or absolute-form HTTP (RFC 9112). */
