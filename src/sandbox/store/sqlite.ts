@@ -1,5 +1,6 @@
 // The SQLite storage of the sandbox (better-sqlite3): WAL, one table per resource with columns derived from the
-// description, lists filtered, sorted and paged in SQL, and an exact totalCount cached per table version.
+// description, lists filtered, sorted and paged in SQL (cases by the column engine, D-84), every list answer cached
+// until its table is written (list-cache.ts).
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -18,7 +19,7 @@ import { orderSql, whereSql } from './list-sql.ts';
 import { contractRefStatements, contractsAsSeenBy, createContractRefs } from './contract-refs.ts';
 import { customerViewSql } from './customer-view.ts';
 import { JsonText } from '../json-text.ts';
-import { listKey } from './list-key.ts';
+import { cachedLists } from './list-cache.ts';
 import { objectsListResult, writtenListResult } from './list-result.ts';
 import { RESOURCE_SCHEMAS } from './types.ts';
 import { openCaseMemory } from './memory/engine.ts';
@@ -222,17 +223,12 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     return statement;
   };
 
-  // Table versions: every write bumps its table, so a cached count is exact until the next write.
+  // Table versions: every write bumps its table (what a caller read from it stays current while it is unchanged), and
+  // drops the table's cached list answers (list-cache.ts)
   const versions = new Map<Resource, number>();
-  const countCache = new Map<string, { version: number; count: number }>();
-  const pageCache = new Map<string, { version: number; items: Record<string, any>[] }>();
-  /** The column engine's answers (D-84) by listKey, page and count, until the next write to cases. */
-  const memoryAnswers = new Map<string, ListResult>();
   const bump = (resource: Resource) => {
     versions.set(resource, (versions.get(resource) ?? 0) + 1);
-    // no answer cached before can be served again: its text (tens of MB for 300 pages) goes now, not when newer pages
-    // push it out
-    if (resource === 'cases') memoryAnswers.clear();
+    lists.written(resource);
   };
 
   /**
@@ -240,12 +236,6 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
    * while the engine cannot answer.
    */
   function memoryListResult(env: string, scope: Scope, query: ListQuery): ListResult | undefined {
-    const key = listKey(env, scope, query);
-    const cached = memoryAnswers.get(key);
-    if (cached) {
-      explain({ by: 'page cache' }, env, scope, query);
-      return cached;
-    }
     const answer = memoryList(env, scope, query);
     if ('refused' in answer) {
       if (options.caseLists === 'memory-only') throw new Error(`the case column engine did not answer: ${answer.refused}`);
@@ -254,10 +244,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     }
     explain({ by: 'engine', plan: answer.plan, outcome: answer.outcome }, env, scope, query);
     const json = answer.json === undefined ? casesJsonByRowid(answer.ids, answer.rowids) : new JsonText(answer.json, answer.ids.length);
-    const result = writtenListResult(json, answer.totalCount);
-    if (memoryAnswers.size >= 300) memoryAnswers.delete(memoryAnswers.keys().next().value!);
-    memoryAnswers.set(key, result);
-    return result;
+    return writtenListResult(json, answer.totalCount);
   }
 
   function rowToStored(resource: Resource, row: any): Stored {
@@ -282,6 +269,73 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     if (scope.values.length === 1) return { sql: `${col} = ?`, params: [...scope.values] };
     return { sql: `${col} IN (${scope.values.map(() => '?').join(', ')})`, params: [...scope.values] };
   }
+
+  /** A list from SQL, or for cases from the column engine when it answers (D-84); cached by `lists` below. */
+function list(resource: Resource, env: string, scope: Scope, query: ListQuery): ListResult {
+    const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
+    // D-84: cases from the column engine; SQL while it cannot answer
+    if (resource === 'cases' && caseMemory && !hidden) {
+      const answered = memoryListResult(env, scope, query);
+      if (answered) return answered;
+    } else if (resource === 'cases') explain({ by: 'sql', why: caseMemory ? 'a list the customer view narrows (D-79)' : '--case-lists sql' }, env, scope, query);
+    const s = scopeSql(scope);
+    const w = whereSql(query.filters, columnOf(resource), spec.operators);
+    const where = `env = ? AND ${s.sql}${hidden ? ` AND ${hidden}` : ''}${w.sql ? ` AND ${w.sql}` : ''}`;
+    // D-75: contracts as the viewing account sees them (its own externalReference)
+    const from = resource === 'contracts' && scope.viewer
+      ? contractsAsSeenBy(columns.contracts, Object.keys(INTERNAL_COLUMNS.contracts).map(snake), scope.viewer)
+      : { sql: resource, params: [] };
+    const params = [...from.params, env, ...s.params, ...w.params];
+    const cols = columns[resource];
+    const select = cols.map((c) => `"${c.column}"`).join(', ');
+    const order = orderSql(query, columnOf(resource), 'seq');
+    const offset = (query.page.number - 1) * query.page.size;
+    let totalCount: number | undefined;
+    // D-49/D-50: a cases count that needs no row scan is taken first, so the page can be planned with it
+    const countCtx: CaseCountContext | undefined = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract')
+      ? {
+          scopeWhere: `env = ? AND ${s.sql}`,
+          scopeParams: [env, ...s.params],
+          columnOf: columnOf(resource),
+          operators: spec.operators,
+          indexOf: (column) => countIndexOf.get(column),
+          get: (sql, p) => prepare(sql).pluck(true).get(...p) as number,
+        }
+      : undefined;
+    const countRows = (hint: string | undefined) =>
+      (prepare(`SELECT count(*) AS n FROM ${from.sql}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n as number;
+    // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
+    const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource), spec.operators) ?? '') : undefined;
+    if (countCtx) {
+      // counted before the page even when rows must be read: a page past the end (frequent for a selective filter)
+      // is then not read at all, and the page is planned with the count; only a first page shorter than its size
+      // would have given the count for free
+      totalCount = planCaseCount(query.filters, countCtx) ?? countRows(hint);
+    }
+    let items: Record<string, any>[];
+    if (totalCount !== undefined && offset >= totalCount) items = []; // past the end: nothing to read
+    else {
+      const pageIndex = totalCount !== undefined && countCtx ? sortIndexFor(query, totalCount, offset, countCtx, sortIndexes) : undefined;
+      const sql = `SELECT ${select} FROM ${from.sql}${pageIndex ? ` INDEXED BY ${pageIndex}` : ''} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+      // raw rows (arrays): building the records ourselves is about twice as fast as named row objects
+      const rows = prepare(sql).raw(true).all(...params, query.page.size, offset) as unknown[][];
+      items = rows.map((row) => {
+        const record: Record<string, any> = {};
+        for (let i = 0; i < cols.length; i++) record[cols[i].field] = fromSql(cols[i].kind, row[i]);
+        return record;
+      });
+    }
+    if (totalCount === undefined) {
+      if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
+      else totalCount = countRows(hint);
+    }
+    return objectsListResult(items, totalCount);
+  }
+
+  // every list answer cached until its table is written (list-cache.ts); a cases list served again says so
+  const lists = cachedLists(list, (resource, env, scope, query) => {
+    if (resource === 'cases') explain({ by: 'page cache' }, env, scope, query);
+  });
 
   const storage: Storage = {
     transaction(fn) {
@@ -364,79 +418,7 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
       const s = scopeSql(scope);
       return prepare(`SELECT ${recordColumns[resource]} FROM ${resource} WHERE env = ? AND ${s.sql} ORDER BY seq`).all(env, ...s.params).map((row) => rowToStored(resource, row));
     },
-    list(resource, env, scope, query: ListQuery): ListResult {
-      const hidden = scope.customerView ? customerViewSql(resource) : null; // D-79
-      // D-84: cases from the column engine; SQL while it cannot answer
-      if (resource === 'cases' && caseMemory && !hidden) {
-        const answered = memoryListResult(env, scope, query);
-        if (answered) return answered;
-      } else if (resource === 'cases') explain({ by: 'sql', why: caseMemory ? 'a list the customer view narrows (D-79)' : '--case-lists sql' }, env, scope, query);
-      const s = scopeSql(scope);
-      const w = whereSql(query.filters, columnOf(resource), spec.operators);
-      const where = `env = ? AND ${s.sql}${hidden ? ` AND ${hidden}` : ''}${w.sql ? ` AND ${w.sql}` : ''}`;
-      // D-75: contracts as the viewing account sees them (its own externalReference)
-      const from = resource === 'contracts' && scope.viewer
-        ? contractsAsSeenBy(columns.contracts, Object.keys(INTERNAL_COLUMNS.contracts).map(snake), scope.viewer)
-        : { sql: resource, params: [] };
-      const params = [...from.params, env, ...s.params, ...w.params];
-      const cols = columns[resource];
-      const select = cols.map((c) => `"${c.column}"`).join(', ');
-      const order = orderSql(query, columnOf(resource), 'seq');
-      const offset = (query.page.number - 1) * query.page.size;
-      const key = `${resource}\u0000${where}\u0000${JSON.stringify(params)}`;
-      const version = versions.get(resource) ?? 0;
-      const cached = countCache.get(key);
-      let totalCount = cached && cached.version === version ? cached.count : undefined;
-      // D-49/D-50: a cases count that needs no row scan is taken first, so the page can be planned with it
-      const countCtx: CaseCountContext | undefined = resource === 'cases' && !hidden && (scope.by === 'customerOrg' || scope.by === 'contract')
-        ? {
-            scopeWhere: `env = ? AND ${s.sql}`,
-            scopeParams: [env, ...s.params],
-            columnOf: columnOf(resource),
-            operators: spec.operators,
-            indexOf: (column) => countIndexOf.get(column),
-            get: (sql, p) => prepare(sql).pluck(true).get(...p) as number,
-          }
-        : undefined;
-      const countRows = (hint: string | undefined) =>
-        (prepare(`SELECT count(*) AS n FROM ${from.sql}${hint ? ` INDEXED BY ${hint}` : ''} WHERE ${where}`).get(...params) as any).n as number;
-      // only cases have the per-column indexes; contracts may be read through the viewer's view (D-75)
-      const hint = resource === 'cases' ? countIndexOf.get(filteredColumn(query, columnOf(resource), spec.operators) ?? '') : undefined;
-      if (totalCount === undefined && countCtx) {
-        // counted before the page even when rows must be read: a page past the end (frequent for a selective filter)
-        // is then not read at all, and the page is planned with the count; only a first page shorter than its size
-        // would have given the count for free
-        totalCount = planCaseCount(query.filters, countCtx) ?? countRows(hint);
-      }
-      // A page is cached until the next write to its table (exact, like the count): repeated reads skip SQLite.
-      const pageKey = `${key}\u0000${order}\u0000${query.page.size}\u0000${offset}`;
-      const cachedPage = pageCache.get(pageKey);
-      let items: Record<string, any>[];
-      if (cachedPage && cachedPage.version === version) items = cachedPage.items;
-      else if (totalCount !== undefined && offset >= totalCount) items = []; // past the end: nothing to read
-      else {
-        const pageIndex = totalCount !== undefined && countCtx ? sortIndexFor(query, totalCount, offset, countCtx, sortIndexes) : undefined;
-        const sql = `SELECT ${select} FROM ${from.sql}${pageIndex ? ` INDEXED BY ${pageIndex}` : ''} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
-        // raw rows (arrays): building the records ourselves is about twice as fast as named row objects
-        const rows = prepare(sql).raw(true).all(...params, query.page.size, offset) as unknown[][];
-        items = rows.map((row) => {
-          const record: Record<string, any> = {};
-          for (let i = 0; i < cols.length; i++) record[cols[i].field] = fromSql(cols[i].kind, row[i]);
-          return record;
-        });
-        if (pageCache.size >= 300) pageCache.delete(pageCache.keys().next().value!);
-        pageCache.set(pageKey, { version, items });
-      }
-      if (totalCount === undefined) {
-        if (offset === 0 && items.length < query.page.size) totalCount = items.length; // the whole result is on this page
-        else totalCount = countRows(hint);
-      }
-      if (!cached || cached.version !== version) {
-        if (countCache.size > 2000) countCache.clear();
-        countCache.set(key, { version, count: totalCount });
-      }
-      return objectsListResult(items, totalCount);
-    },
+    list: (resource, env, scope, query) => lists.list(resource, env, scope, query),
     contractReference: (env, contract, account) => contractRefs.get(env, contract, account),
     setContractReference(env, contract, account, reference, updatedAt) {
       contractRefs.set(env, contract, account, reference, updatedAt);
