@@ -5,8 +5,6 @@
 import type Database from 'better-sqlite3';
 import type { ListQuery } from '../../grammar/types.ts';
 import type { CareSpec } from '../../spec/types.ts';
-import { fromSql, toSql } from './columns.ts';
-import type { Column } from './columns.ts';
 import { openDeliveries } from './deliveries.ts';
 import { contractRefStatements } from './contract-refs.ts';
 import { customerViewSql } from './customer-view.ts';
@@ -19,9 +17,9 @@ import { sqlList } from './sqlite-list.ts';
 import type { SqlListContext } from './sqlite-list.ts';
 import { sqliteCaseRows } from './sqlite-case-rows.ts';
 import { INTERNAL_COLUMNS, openDatabase, snake } from './sqlite-schema.ts';
-import type { Internal, ListAnswer, ListResult, Org, Resource, Scope, Storage, Stored } from './types.ts';
-
-const SCOPE_COLUMN: Record<Scope['by'], string> = { customerOrg: 'customer_org', partnerOrg: 'partner_org', contract: 'contract', case: 'case', account: 'account' };
+import { columnOf, recordRows, scopeSql } from './sqlite-records.ts';
+import { settingRows } from './sqlite-settings.ts';
+import type { ListAnswer, ListResult, Resource, Scope, Storage } from './types.ts';
 
 export interface SqliteOptions {
   /** A file path, or `:memory:`. */
@@ -45,8 +43,9 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
 
   const caseMemory: CaseMemory | undefined = options.caseLists === 'sql' ? undefined : openCaseMemory(spec, sqliteCaseRows(db, columns.cases), { load: options.caseMemoryLoad, ...options.caseMemorySizes });
   const engineLists = caseMemory && new EngineCaseLists(caseMemory, options.caseLists === 'memory-only', (ids, rowids) => casesJsonByRowid(prepare, columns.cases, ids, rowids));
-  /** A statement wrote case `id`: the column engine reads it back once committed. */
-  const touched = (resource: Resource, env: string, id: unknown) => {
+  /** A statement wrote the row `id`: its table's version moves; a case, the column engine reads back once committed. */
+  const wrote = (resource: Resource, env: string, id: unknown) => {
+    bump(resource);
     if (resource === 'cases' && caseMemory && typeof id === 'string') caseMemory.touched(env, id);
   };
 
@@ -71,34 +70,11 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     lists.written(resource);
   };
 
-  function rowToStored(resource: Resource, row: any): Stored {
-    const record: Record<string, any> = {};
-    for (const c of columns[resource]) record[c.field] = fromSql(c.kind, row[c.column]);
-    const internal: Internal = {};
-    for (const key of Object.keys(INTERNAL_COLUMNS[resource])) (internal as any)[key] = row[snake(key)];
-    return { record, internal };
-  }
-
-  function columnOf(resource: Resource) {
-    return (field: string): Column => {
-      const c = byField[resource].get(field);
-      if (!c) throw new Error(`${resource} has no field ${field}`);
-      return c;
-    };
-  }
-
-  function scopeSql(scope: Scope): { sql: string; params: unknown[] } {
-    if (scope.values.length === 0) return { sql: '0', params: [] };
-    const col = `"${SCOPE_COLUMN[scope.by]}"`;
-    if (scope.values.length === 1) return { sql: `${col} = ?`, params: [...scope.values] };
-    return { sql: `${col} IN (${scope.values.map(() => '?').join(', ')})`, params: [...scope.values] };
-  }
-
   const sql: SqlListContext = {
     operators: spec.operators,
     prepare,
     columns,
-    columnOf,
+    columnOf: (resource) => columnOf(byField, resource),
     scopeSql,
     countIndexOf,
     sortIndexes,
@@ -136,71 +112,8 @@ export function openSqliteStorage(spec: CareSpec, options: SqliteOptions): Stora
     },
     version: (resource) => versions.get(resource) ?? 0,
     whenListsReady: () => caseMemory?.whenReady() ?? Promise.resolve(),
-    nextId(prefix, start = 1, env) {
-      // An environment's sequence is keyed `PREFIX@env` and begins after the shared one (seeded data uses that).
-      const row = prepare(
-        `INSERT INTO sequences (prefix, value) VALUES (?, max(?, coalesce((SELECT value FROM sequences WHERE prefix = ?), 0) + 1))
-         ON CONFLICT (prefix) DO UPDATE SET value = value + 1 RETURNING value`,
-      ).get(env ? `${prefix}@${env}` : prefix, start, prefix) as any;
-      return prefix + String(row.value).padStart(7, '0');
-    },
-    getSetting: (key) => (prepare('SELECT value FROM settings WHERE key = ?').get(key) as any)?.value,
-    setSetting: (key, value) => void prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value),
-
-    insertOrg: (env, org) => void prepare('INSERT INTO orgs (env, id, name, kind) VALUES (?, ?, ?, ?)').run(env, org.id, org.name, org.kind),
-    getOrg: (env, id) => prepare('SELECT id, name, kind FROM orgs WHERE env = ? AND id = ?').get(env, id) as Org | undefined,
-    listOrgs: (env) => prepare('SELECT id, name, kind FROM orgs WHERE env = ? ORDER BY id').all(env) as Org[],
-    addContact: (env, org, email) => void prepare('INSERT OR IGNORE INTO contacts (env, org, email) VALUES (?, ?, ?)').run(env, org, email),
-    contactsOf: (env, org) => (prepare('SELECT email FROM contacts WHERE env = ? AND org = ? ORDER BY rowid').all(env, org) as any[]).map((r) => r.email),
-
-    insert(resource, env, record, internal = {}) {
-      const names = ['env'];
-      const values: unknown[] = [env];
-      for (const c of columns[resource]) {
-        names.push(`"${c.column}"`);
-        values.push(toSql(c.kind, record[c.field]));
-      }
-      for (const [key, value] of Object.entries(internal)) {
-        if (!(key in INTERNAL_COLUMNS[resource])) throw new Error(`${resource} has no internal column ${key}`);
-        names.push(snake(key));
-        values.push(value ?? null);
-      }
-      prepare(`INSERT INTO ${resource} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...values);
-      bump(resource);
-      touched(resource, env, record.id);
-    },
-    get(resource, env, id) {
-      const row = prepare(`SELECT ${recordColumns[resource]} FROM ${resource} WHERE env = ? AND id = ?`).get(env, id);
-      return row ? rowToStored(resource, row) : undefined;
-    },
-    update(resource, env, id, changes, internal = {}) {
-      const sets: string[] = [];
-      const values: unknown[] = [];
-      for (const [field, value] of Object.entries(changes)) {
-        const c = columnOf(resource)(field);
-        sets.push(`"${c.column}" = ?`);
-        values.push(toSql(c.kind, value));
-      }
-      for (const [key, value] of Object.entries(internal)) {
-        if (!(key in INTERNAL_COLUMNS[resource])) throw new Error(`${resource} has no internal column ${key}`);
-        sets.push(`${snake(key)} = ?`);
-        values.push(value ?? null);
-      }
-      if (sets.length === 0) return;
-      prepare(`UPDATE ${resource} SET ${sets.join(', ')} WHERE env = ? AND id = ?`).run(...values, env, id);
-      bump(resource);
-      touched(resource, env, id);
-      if ('id' in changes) touched(resource, env, changes.id);
-    },
-    remove(resource, env, id) {
-      prepare(`DELETE FROM ${resource} WHERE env = ? AND id = ?`).run(env, id);
-      bump(resource);
-      touched(resource, env, id);
-    },
-    findAll(resource, env, scope) {
-      const s = scopeSql(scope);
-      return prepare(`SELECT ${recordColumns[resource]} FROM ${resource} WHERE env = ? AND ${s.sql} ORDER BY seq`).all(env, ...s.params).map((row) => rowToStored(resource, row));
-    },
+    ...settingRows(prepare),
+    ...recordRows({ prepare, columns, byField, recordColumns, wrote }),
     list: (resource, env, scope, query) => lists.list(resource, env, scope, query),
     contractReference: (env, contract, account) => contractRefs.get(env, contract, account),
     setContractReference(env, contract, account, reference, updatedAt) {
