@@ -1,7 +1,8 @@
 // The SQLite storage of the sandbox (better-sqlite3): WAL, one table per resource with columns derived from the
 // description (sqlite-schema.ts), lists filtered, sorted and paged in SQL (sqlite-list.ts) and cases by the column
 // engine when it answers (D-84, sqlite-case-lists.ts), every list answer cached until its table is written
-// (list-cache.ts).
+// (list-cache.ts); rows of the resource tables in sqlite-records.ts, the small tables in sqlite-settings.ts. Here the
+// parts are put together: the versions the writes move, the transactions, the choice between engine and SQL.
 import type Database from 'better-sqlite3';
 import type { ListQuery } from '../../grammar/types.ts';
 import type { CareSpec } from '../../spec/types.ts';
