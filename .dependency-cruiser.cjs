@@ -35,10 +35,30 @@ module.exports = {
       name: 'engine-reads-through-its-port',
       comment:
         'The case-list engine (store/memory/) reads cases through its port (memory/source.ts, implemented by ' +
-        'store/sqlite-case-rows.ts): it knows nothing of SQLite, of its column mapping, nor of the other store modules.',
+        'store/sqlite-case-rows.ts): it knows nothing of SQLite, of its column mapping, nor of the other store modules ' +
+        '(but the interface it answers, types.ts, and the plan description it fills, list-plan.ts).',
       severity: 'error',
       from: { path: '^src/sandbox/store/memory/' },
-      to: { path: ['(^|/)better-sqlite3(/|$)', '^src/sandbox/store/[^/]+\\.ts$'], pathNot: '^src/sandbox/store/types\\.ts$' },
+      to: { path: ['(^|/)better-sqlite3(/|$)', '^src/sandbox/store/[^/]+\\.ts$'], pathNot: '^src/sandbox/store/(types|list-plan)\\.ts$' },
+    },
+    {
+      name: 'engine-behind-the-store',
+      comment:
+        'Only the SQLite storage (store/sqlite*.ts) opens the case-list engine, answers with it and implements its port: ' +
+        'the storage interface (types.ts), the plan description it names (list-plan.ts) and the rest of the sandbox ' +
+        '(explain.ts, the handlers) import nothing of store/memory/, so another engine could take its place (issue 49).',
+      severity: 'error',
+      from: { path: '^src/sandbox/', pathNot: '^src/sandbox/store/(memory/|sqlite[^/]*\\.ts$)' },
+      to: { path: '^src/sandbox/store/memory/' },
+    },
+    {
+      name: 'http-stays-below',
+      comment:
+        'src/sandbox/http/ (body, envelope, router, client errors) is read by the endpoints and imports none of them: ' +
+        'an endpoint (the token service, the agent API, the handlers) sits beside the others, not in http/ (issue 49).',
+      severity: 'error',
+      from: { path: '^src/sandbox/http/' },
+      to: { path: '^src/sandbox/', pathNot: '^src/sandbox/http/' },
     },
     {
       name: 'base-layers-stay-below',

@@ -18,7 +18,7 @@ const store = openSqliteStorage(spec, { file: values.db!, caseLists: engine, cas
 console.log(`opened (${values.engine}) in ${(performance.now() - opened).toFixed(0)} ms, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
 const contracts = ['CT0000101', 'CT0000102', 'CT0000103'];
 const customerOrg = (store.get('cases', 'sandbox', 'CS0000001') as any)?.internal.customerOrg ?? 'ORG0000010';
-const rows = store.list('cases', 'sandbox', { by: 'customerOrg', values: [customerOrg] }, { page: { number: 1, size: 500 }, sort: [], filters: [] }, {}).items;
+const rows = store.list('cases', 'sandbox', { by: 'customerOrg', values: [customerOrg] }, { page: { number: 1, size: 500 }, sort: [], filters: [] }).items;
 const victim = rows[0].id;
 const random = prng(11);
 const out: Array<[string, number, number]> = [];
@@ -34,7 +34,7 @@ for (const cls of queryClasses(spec).filter((c) => !values.classes || new RegExp
     for (let r = 0; r < Number(values.repeat); r++) {
       store.update('cases', 'sandbox', victim, { priority: 1 + (r % 4) });
       const t = performance.now();
-      store.list('cases', 'sandbox', scope, parsed.query, {});
+      store.list('cases', 'sandbox', scope, parsed.query);
       best = Math.min(best, performance.now() - t);
     }
     times.push(best);

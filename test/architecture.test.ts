@@ -1,6 +1,7 @@
 // The walls of docs/architecture.md, checked by dependency-cruiser with the repository's own rules
 // (.dependency-cruiser.cjs): conformance and sandbox share no code, the store imports nothing of http, the grammar does
-// no I/O, packages/ holds no source, no import cycles. A second test gives the same rules a small tree that breaks each
+// no I/O, packages/ holds no source, no import cycles; only the SQLite storage reaches the case-list engine, and
+// http/ imports no endpoint (issue 49). A second test gives the same rules a small tree that breaks each
 // wall once, so a rule that matches nothing (a path typo) fails here too.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,15 +50,21 @@ describe('architecture walls (dependency-cruiser, .dependency-cruiser.cjs)', () 
       'packages/sandbox/lib/app.ts': "import { x } from '../../../src/sandbox/app.ts';\nexport const again = x;\n",
       // the engine reads through its port (memory/source.ts) and may read the store's types, nothing else of it
       'src/sandbox/store/memory/engine.ts':
-        "import type Database from 'better-sqlite3';\nimport { fromSql } from '../columns.ts';\nimport { open } from '../sqlite.ts';\nimport type { Scope } from '../types.ts';\nimport type { CaseRowSource } from './source.ts';\nexport const e = [fromSql, open] as unknown as [Database, Scope, CaseRowSource];\n",
+        "import type Database from 'better-sqlite3';\nimport { fromSql } from '../columns.ts';\nimport { open } from '../sqlite.ts';\nimport type { Scope } from '../types.ts';\nimport type { ListPlan } from '../list-plan.ts';\nimport type { CaseRowSource } from './source.ts';\nexport const e = [fromSql, open] as unknown as [Database, Scope, CaseRowSource, ListPlan];\n",
       'src/sandbox/store/memory/source.ts': 'export interface CaseRowSource { n: number }\n',
       'src/sandbox/store/columns.ts': 'export const fromSql = 1;\n',
       'src/sandbox/store/sqlite.ts': "import { fromSql } from './columns.ts';\nexport const open = fromSql;\n",
-      'src/sandbox/store/types.ts': 'export interface Scope { by: string }\n',
       // the edge (one body reader) is read by the two servers only, and reads no part
       'src/edge/body.ts': "import { x } from '../sandbox/app.ts';\nexport const read = x;\n",
       'src/mock/guard.ts': "import { read } from '../edge/body.ts';\nexport const g = read;\n",
       'src/conformance/http.ts': "import { read } from '../edge/body.ts';\nexport const h = read;\n",
+      'src/sandbox/store/types.ts': "import type { Plan } from './memory/plan.ts';\nexport interface Scope { by: string; plan?: Plan }\n",
+      'src/sandbox/store/list-plan.ts': 'export interface ListPlan { page: string }\n',
+      'src/sandbox/store/memory/plan.ts': 'export type Plan = string;\n',
+      'src/sandbox/store/sqlite-case-rows.ts': "import type { CaseRowSource } from './memory/source.ts';\nexport const rows = {} as CaseRowSource;\n",
+      'src/sandbox/explain.ts': "import type { Plan } from './store/memory/plan.ts';\nexport const explain = (plan: Plan) => plan;\n",
+      'src/sandbox/http/token.ts': "import { auth } from '../auth.ts';\nexport const token = auth;\n",
+      'src/sandbox/auth.ts': 'export const auth = 1;\n',
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(scratch, path)), { recursive: true });
@@ -81,8 +88,13 @@ describe('architecture walls (dependency-cruiser, .dependency-cruiser.cjs)', () 
       'engine-reads-through-its-port: src/sandbox/store/memory/engine.ts → src/sandbox/store/sqlite.ts',
       'edge-stays-below: src/edge/body.ts → src/sandbox/app.ts',
       'edge-only-for-servers: src/conformance/http.ts → src/edge/body.ts',
+      'engine-behind-the-store: src/sandbox/store/types.ts → src/sandbox/store/memory/plan.ts',
+      'engine-behind-the-store: src/sandbox/explain.ts → src/sandbox/store/memory/plan.ts',
+      'http-stays-below: src/sandbox/http/token.ts → src/sandbox/auth.ts',
     ]) expect(named, [...named].join('\n')).toContain(expected);
-    expect([...named].filter((v) => /memory\/engine\.ts → .*(types|source)\.ts/.test(v))).toEqual([]);
+    expect([...named].filter((v) => /memory\/engine\.ts → .*(types|source|list-plan)\.ts/.test(v))).toEqual([]);
+    // the store's implementation of the engine's port reaches it
+    expect([...named].filter((v) => v.includes('sqlite-case-rows.ts'))).toEqual([]);
     expect([...named].some((v) => v.startsWith('no-cycles: src/spec/'))).toBe(true);
     // what the walls allow: a package's build.ts imports src/, the store's own modules import each other
     expect([...named].filter((v) => v.includes('packages/client/build.ts'))).toEqual([]);
@@ -104,5 +116,19 @@ describe('one router', () => {
     }
     const compilers = ['src/spec', 'src/sandbox', 'src/mock'].flatMap(sources).filter((file) => readFileSync(join(root, file), 'utf8').includes("'([^/]+)'"));
     expect(compilers).toEqual([join('src', 'spec', 'routes.ts')]);
+  });
+});
+
+describe('no dead paths (issue 49)', () => {
+  it('Storage.list takes the list and nothing the storage ignores (the filter types the handlers computed are gone)', async () => {
+    const { openSqliteStorage } = await import('../src/sandbox/store/sqlite.ts');
+    const { loadSpec } = await import('../src/spec/index.ts');
+    const store = openSqliteStorage(loadSpec(), { file: ':memory:', caseLists: 'sql' });
+    try {
+      // resource, environment, scope, query
+      expect(store.list.length).toBe(4);
+    } finally {
+      store.close();
+    }
   });
 });

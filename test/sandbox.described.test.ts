@@ -1,19 +1,10 @@
 // The description says what the server does (issue 12, part 3): each expectation below is read from the bundle
 // (through src/spec), then the sandbox is held to it over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationSpec } from '../src/spec/index.ts';
-import { customerCase, spec, startHarness } from './helpers/sandbox.ts';
-import type { Harness } from './helpers/sandbox.ts';
+import { harnessWithCase, spec } from './helpers/sandbox.ts';
 
-let h: Harness;
-let caseId = '';
-beforeAll(async () => {
-  h = await startHarness({ seedCases: 20 });
-  caseId = (await customerCase(h)).id;
-});
-afterAll(async () => {
-  await h?.close();
-});
+const withCase = harnessWithCase();
 
 const deref = (node: any): any => (node?.$ref ? deref(spec.resolve(node.$ref)) : node);
 const operationNode = (op: OperationSpec) => spec.document.paths[op.path][op.method];
@@ -32,9 +23,9 @@ describe('attachment download', () => {
     for (const type of ['image/png', 'text/plain', 'application/pdf']) {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array([1, 2, 3])], { type }), 'a.bin');
-      const created = await h.call('sandbox', 'customer', 'POST', `/cases/${caseId}/attachments`, form);
+      const created = await withCase.h.call('sandbox', 'customer', 'POST', `/cases/${withCase.caseId}/attachments`, form);
       expect(created.status, created.text).toBe(201);
-      const got = await h.call('sandbox', 'customer', 'GET', `/cases/${caseId}/attachments/${created.json.data.id}/download`);
+      const got = await withCase.h.call('sandbox', 'customer', 'GET', `/cases/${withCase.caseId}/attachments/${created.json.data.id}/download`);
       expect(got.status).toBe(200);
       const answered = got.headers.get('content-type') ?? '';
       expect(answered.startsWith(type)).toBe(true);
@@ -56,13 +47,13 @@ describe('expiresAt of API keys', () => {
   });
 
   it('a past expiresAt is answered 400 with the code the description names, on create and on update', async () => {
-    const key = await h.call('sandbox', 'customer', 'POST', '/apikeys', { label: 'expiry check' });
+    const key = await withCase.h.call('sandbox', 'customer', 'POST', '/apikeys', { label: 'expiry check' });
     expect(key.status, key.text).toBe(201);
     const past = '2001-01-01T00:00:00.000Z';
     for (const op of withExpiry) {
       const code = codeNamedIn(deref(op.requestBody!.schema).properties.expiresAt.description, /`datetime_\w+`/);
       const path = op.path.replace('{keyId}', key.json.data.id);
-      const answer = await h.call('sandbox', 'customer', op.method.toUpperCase(), path, { label: 'x', expiresAt: past });
+      const answer = await withCase.h.call('sandbox', 'customer', op.method.toUpperCase(), path, { label: 'x', expiresAt: past });
       expect(answer.status, op.operationId).toBe(400);
       expect(answer.json.errors.map((e: any) => e.code), op.operationId).toEqual([code]);
     }
@@ -86,9 +77,9 @@ describe('sort parameters', () => {
     for (const op of lists) {
       const code = codeNamedIn(sortDescription(op), /`invalid_\w+`/);
       const field = op.list!.sortFields[0];
-      const path = op.path.replace('{caseId}', caseId);
+      const path = op.path.replace('{caseId}', withCase.caseId);
       for (const sort of [`${field},${field}`, `${field},-${field}`]) {
-        const answer = await h.call('sandbox', 'customer', 'GET', `${path}?sort=${encodeURIComponent(sort)}`);
+        const answer = await withCase.h.call('sandbox', 'customer', 'GET', `${path}?sort=${encodeURIComponent(sort)}`);
         expect(answer.status, `${op.operationId} sort=${sort}`).toBe(400);
         expect(answer.json.errors.map((e: any) => e.code), `${op.operationId} sort=${sort}`).toEqual([code]);
       }
@@ -105,10 +96,10 @@ describe('the case.updated trigger', () => {
 
   it('accepts every name of that enum and refuses any other with 400', async () => {
     const names: string[] = itemSchema().enum;
-    const accepted = await h.call('sandbox', 'customer', 'POST', '/events/case.updated', { caseId, updated: names });
+    const accepted = await withCase.h.call('sandbox', 'customer', 'POST', '/events/case.updated', { caseId: withCase.caseId, updated: names });
     expect(accepted.status, accepted.text).toBe(202);
     expect(accepted.json.data.payload.meta.updated).toEqual(names);
-    const refused = await h.call('sandbox', 'customer', 'POST', '/events/case.updated', { caseId, updated: ['status', 'notAField'] });
+    const refused = await withCase.h.call('sandbox', 'customer', 'POST', '/events/case.updated', { caseId: withCase.caseId, updated: ['status', 'notAField'] });
     expect(refused.status).toBe(400);
     expect(refused.json.errors).toHaveLength(1);
     expect(refused.json.errors[0].detail).toMatch(/^body\.updated\.1: /);

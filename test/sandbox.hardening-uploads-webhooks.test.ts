@@ -14,7 +14,7 @@ import type { Sandbox, SandboxOptions } from '../src/sandbox/app.ts';
 import { addressRefusal, connectSocket } from '../src/sandbox/delivery-target.ts';
 import type { ConnectTarget, Resolver } from '../src/sandbox/delivery-target.ts';
 import type { Environment } from '../src/spec/types.ts';
-import { BASES, customerCase, eventually, send, startHarness, tokenFor } from './helpers/sandbox.ts';
+import { BASES, eventually, harnessWithCase, send, startHarness, tokenFor } from './helpers/sandbox.ts';
 import type { Harness } from './helpers/sandbox.ts';
 
 const BOUNDARY = 'care-hardening-boundary';
@@ -51,22 +51,14 @@ function postOnce(url: string, body: Buffer, headers: Record<string, string>): P
 }
 
 describe('uploads', () => {
-  let h: Harness;
-  let caseId = '';
-  beforeAll(async () => {
-    h = await startHarness({ seedCases: 20 });
-    caseId = (await customerCase(h)).id;
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const withCase = harnessWithCase();
 
   const upload = (parts: Array<[string[], Buffer | string]>) =>
-    postOnce(`${h.origin}${BASES.sandbox}/cases/${caseId}/attachments`, multipart(parts), {
-      authorization: `Bearer ${h.tokens.sandbox.customer}`,
+    postOnce(`${withCase.h.origin}${BASES.sandbox}/cases/${withCase.caseId}/attachments`, multipart(parts), {
+      authorization: `Bearer ${withCase.h.tokens.sandbox.customer}`,
       'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
     });
-  const download = (id: string) => h.call('sandbox', 'customer', 'GET', `/cases/${caseId}/attachments/${id}/download`);
+  const download = (id: string) => withCase.h.call('sandbox', 'customer', 'GET', `/cases/${withCase.caseId}/attachments/${id}/download`);
   const filePart = (extra: string[] = [], name = 'file'): string[] => [`Content-Disposition: form-data; name="${name}"`, ...extra];
 
   it('keeps the exact bytes of a part without filename that declares charset=utf-8 (D-66)', async () => {
@@ -139,14 +131,14 @@ describe('uploads', () => {
       truncated([[filePart([], 'other'), 'x']], filePart([], 'more')),
     ];
     for (const body of bodies) {
-      const refused = await postOnce(`${h.origin}${BASES.sandbox}/cases/${caseId}/attachments`, body, {
-        authorization: `Bearer ${h.tokens.sandbox.customer}`,
+      const refused = await postOnce(`${withCase.h.origin}${BASES.sandbox}/cases/${withCase.caseId}/attachments`, body, {
+        authorization: `Bearer ${withCase.h.tokens.sandbox.customer}`,
         'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
       });
       expect(refused.status, refused.text).toBe(400);
       expect(refused.json.errors[0]).toMatchObject({ code: 'value_error', detail: 'body: Invalid multipart/form-data body' });
     }
-    expect((await h.call('sandbox', 'customer', 'GET', `/cases/${caseId}`)).status).toBe(200);
+    expect((await withCase.h.call('sandbox', 'customer', 'GET', `/cases/${withCase.caseId}`)).status).toBe(200);
   });
 
   it('reads at most 100 parts: a `file` part after them is refused with a clear 400, and other parts are not kept (D-93)', async () => {

@@ -68,10 +68,10 @@ describe('a page of cases as JSON text (D-84)', () => {
 
   it.each(['page[size]=200', 'sort=-priority,id&page[size]=50&page[number]=2', 'filter[description][null]&sort=shortDescription'])('%s: the text is the stored records, in the SQL path\'s order', (q) => {
     const query = parseListQuery(q, list, spec.operators).query;
-    const fromEngine = engine.list('cases', 'sandbox', scope, query, {});
+    const fromEngine = engine.list('cases', 'sandbox', scope, query);
     expect(fromEngine.json, 'the engine path writes JSON text').toBeDefined();
     const sent = JSON.parse(fromEngine.json!.text) as Record<string, any>[];
-    const expected = sql.list('cases', 'sandbox', scope, query, {});
+    const expected = sql.list('cases', 'sandbox', scope, query);
     expect(sent.length).toBeGreaterThan(0);
     expect(fromEngine.json!.count).toBe(sent.length);
     expect(fromEngine.totalCount).toBe(expected.totalCount);
@@ -84,10 +84,10 @@ describe('a page of cases as JSON text (D-84)', () => {
 
   it.each(['sandbox', 'production'] as const)('in environment %s, the text is the stored records (written from the columns, or by SQLite)', (env) => {
     const query = parseListQuery('sort=-createdAt&page[size]=200', list, spec.operators).query;
-    const json = engine.list('cases', env, scope, query, {}).json!;
+    const json = engine.list('cases', env, scope, query).json!;
     const sent = JSON.parse(json.text);
     expect(sent.length).toBeGreaterThan(20);
-    const expected = sql.list('cases', env, scope, query, {}).items;
+    const expected = sql.list('cases', env, scope, query).items;
     expect(sent).toEqual(expected);
     expect(json.bytes().equals(Buffer.from(JSON.stringify(expected)))).toBe(true);
   });
@@ -109,8 +109,8 @@ describe('a page of cases as JSON text (D-84)', () => {
 
   it('a page served again from the page cache is the same text, and its records parse on demand', () => {
     const query = parseListQuery('page[size]=10', list, spec.operators).query;
-    const first = engine.list('cases', 'sandbox', scope, query, {});
-    const again = engine.list('cases', 'sandbox', scope, query, {});
+    const first = engine.list('cases', 'sandbox', scope, query);
+    const again = engine.list('cases', 'sandbox', scope, query);
     expect(again.json).toBe(first.json);
     expect(again.items).toEqual(JSON.parse(first.json!.text));
   });

@@ -68,7 +68,7 @@ function answerOf(query: string, scope: Scope = customer, s: Storage = store): L
   const parsed = parseListQuery(query, list, spec.operators);
   if (!parsed.query) throw new Error(`${query}: ${JSON.stringify(parsed)}`);
   answers.length = 0;
-  s.list('cases', 'sandbox', scope, parsed.query, {});
+  s.list('cases', 'sandbox', scope, parsed.query);
   expect(answers).toHaveLength(1);
   return answers[0];
 }
@@ -145,7 +145,7 @@ describe('who answers a list', () => {
     const sqlAnswers: ListAnswer[] = [];
     const sqlOnly = openSqliteStorage(spec, { file, caseLists: 'sql', onListPlan: (a) => sqlAnswers.push(a) });
     try {
-      sqlOnly.list('cases', 'sandbox', customer, parseListQuery('sort=id', list, spec.operators).query!, {});
+      sqlOnly.list('cases', 'sandbox', customer, parseListQuery('sort=id', list, spec.operators).query!);
       expect(sqlAnswers).toEqual([{ by: 'sql', why: '--case-lists sql' }]);
     } finally {
       sqlOnly.close();

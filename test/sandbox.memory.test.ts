@@ -124,7 +124,7 @@ function agreesOn(q: string, s: Storage = store, given?: Scope, cases: typeof mo
       .map((m) => m.record)
       .sort((a, b) => compareBySort(a, b, parsed.query.sort));
     const { number, size } = parsed.query.page;
-    const got = s.list('cases', 'sandbox', scope, parsed.query, {});
+    const got = s.list('cases', 'sandbox', scope, parsed.query);
     expect(got.totalCount, `${q} ${scope.by} totalCount`).toBe(expected.length);
     // whole records: the page's text is written from the columns (record-json.ts), after every kind of write
     expect(got.items, `${q} ${scope.by}`).toEqual(expected.slice((number - 1) * size, number * size));
@@ -272,7 +272,7 @@ describe('memory column engine on 10k cases (D-84)', () => {
     for (const field of list.sortFields) {
       for (const sort of [field, `-${field}`, `status,${sort0(field)}`, `-priority,-${field}`]) {
         for (const filter of ['', 'filter[priority][in]=1,2&', 'filter[contract]=CT0000101&']) {
-          const total = store.list('cases', 'sandbox', scope, parseListQuery(`${filter}page[size]=1`, list, spec.operators).query, {}).totalCount;
+          const total = store.list('cases', 'sandbox', scope, parseListQuery(`${filter}page[size]=1`, list, spec.operators).query).totalCount;
           // the last page, one that ends one short of the end, and one just past the middle, of sizes 7 and 50
           for (const size of [7, 50]) {
             const pages = [Math.ceil(total / size), Math.floor((total - 1) / size), Math.floor(total / 2 / size) + 1];
@@ -386,7 +386,7 @@ describe('memory column engine on 10k cases (D-84)', () => {
 
   it('keeps an account scope current as cases join a contract it had none of, and as the table outgrows its arrays', () => {
     const scope: Scope = { by: 'contract', values: ['CT0000101', 'CT0000777'] };
-    const count = () => store.list('cases', 'sandbox', scope, parseListQuery('page[size]=1', list, spec.operators).query, {}).totalCount;
+    const count = () => store.list('cases', 'sandbox', scope, parseListQuery('page[size]=1', list, spec.operators).query).totalCount;
     const expected = () => [...model.values()].filter((m) => scope.values.includes(m.record.contract)).length;
     expect(count()).toBe(expected()); // the scope's mask is made here, then kept current by every write
     const moved = pick([...model.values()].filter((m) => m.record.contract !== 'CT0000101'));
@@ -401,7 +401,7 @@ describe('memory column engine on 10k cases (D-84)', () => {
   });
 
   it('does not keep the writes of a rolled-back transaction', () => {
-    const before = store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1'] }, parseListQuery('page[size]=1', list, spec.operators).query, {}).totalCount;
+    const before = store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1'] }, parseListQuery('page[size]=1', list, spec.operators).query).totalCount;
     const victim = pick([...model.values()]).record;
     expect(() =>
       store.transaction(() => {
@@ -410,10 +410,10 @@ describe('memory column engine on 10k cases (D-84)', () => {
         throw new Error('roll back');
       }),
     ).toThrow('roll back');
-    const after = store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1'] }, parseListQuery('page[size]=1', list, spec.operators).query, {}).totalCount;
+    const after = store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1'] }, parseListQuery('page[size]=1', list, spec.operators).query).totalCount;
     expect(after).toBe(before);
     const q = parseListQuery(`filter[shortDescription]=${encodeURIComponent('rolled back')}`, list, spec.operators).query;
-    expect(store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1', 'ORG2'] }, q, {}).totalCount).toBe(0);
+    expect(store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1', 'ORG2'] }, q).totalCount).toBe(0);
     agree(40);
   });
 
@@ -422,7 +422,7 @@ describe('memory column engine on 10k cases (D-84)', () => {
     expect(() =>
       store.transaction(() => {
         insert();
-        store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1'] }, parseListQuery('page[size]=1', list, spec.operators).query, {});
+        store.list('cases', 'sandbox', { by: 'customerOrg', values: ['ORG1'] }, parseListQuery('page[size]=1', list, spec.operators).query);
       }),
     ).toThrow('the case column engine did not answer');
     // that throw rolled the transaction back: take the insert out of the model again

@@ -178,14 +178,14 @@ describe('a cases list the engine answers', () => {
       vi.mocked(orderSql).mockClear();
       const scope: Scope = { by: 'customerOrg', values: ['ORG1'] };
       for (const q of ['filter[status][in]=1,3&sort=-createdAt&page[size]=5', 'filter[shortDescription][contains]=a&page[number]=2&page[size]=3', 'filter[status][in]=1,3&sort=-createdAt&page[size]=5']) {
-        const answered = store.list('cases', 'sandbox', scope, parseListQuery(q, list, spec.operators).query, {});
+        const answered = store.list('cases', 'sandbox', scope, parseListQuery(q, list, spec.operators).query);
         expect(answered.json, q).toBeDefined();
         expect(answered.count).toBe(answered.items.length);
       }
       expect(vi.mocked(whereSql)).not.toHaveBeenCalled();
       expect(vi.mocked(orderSql)).not.toHaveBeenCalled();
       // the SQL path still writes its SQL (the spies see it)
-      store.list('comments', 'sandbox', { by: 'case', values: ['CS0000001'] }, parseListQuery('page[size]=5', spec.operation('listCaseComments').list!, spec.operators).query, {});
+      store.list('comments', 'sandbox', { by: 'case', values: ['CS0000001'] }, parseListQuery('page[size]=5', spec.operation('listCaseComments').list!, spec.operators).query);
       expect(vi.mocked(whereSql)).toHaveBeenCalled();
     } finally {
       store.close();

@@ -1,17 +1,8 @@
 // Multipart uploads written by hand over HTTP (issue 12, D-66): a `file` part without `filename=` is the file.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerCase, startHarness } from './helpers/sandbox.ts';
-import type { Harness } from './helpers/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import { harnessWithCase } from './helpers/sandbox.ts';
 
-let h: Harness;
-let caseId = '';
-beforeAll(async () => {
-  h = await startHarness({ seedCases: 20 });
-  caseId = (await customerCase(h)).id;
-});
-afterAll(async () => {
-  await h?.close();
-});
+const withCase = harnessWithCase();
 
 const BOUNDARY = 'care-test-boundary';
 
@@ -25,13 +16,13 @@ function multipart(partHeaders: string[], bytes: Buffer): Buffer {
 }
 
 async function upload(partHeaders: string[], bytes: Buffer) {
-  return h.call('sandbox', 'customer', 'POST', `/cases/${caseId}/attachments`, new Uint8Array(multipart(partHeaders, bytes)), {
+  return withCase.h.call('sandbox', 'customer', 'POST', `/cases/${withCase.caseId}/attachments`, new Uint8Array(multipart(partHeaders, bytes)), {
     'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
   });
 }
 
 async function download(id: string) {
-  return h.call('sandbox', 'customer', 'GET', `/cases/${caseId}/attachments/${id}/download`);
+  return withCase.h.call('sandbox', 'customer', 'GET', `/cases/${withCase.caseId}/attachments/${id}/download`);
 }
 
 describe('a `file` part without filename=', () => {

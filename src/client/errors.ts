@@ -1,13 +1,10 @@
 // Every failure of a call is one exception type that keeps what the service (or the missing answer) said: status,
 // body, envelope, environment, and `reason` for why the call failed. Two subclasses add what their failures know.
 
-/** One error object of the error envelope (seed section 7). */
-export interface CareErrorObject {
-  status: string;
-  title: string;
-  detail: string;
-  code: string;
-}
+import type { components } from '../../generated/care-api.d.ts';
+
+/** One error object of the error envelope (seed section 7), as the description declares it. */
+export type CareErrorObject = components['schemas']['ErrorObject'];
 
 /** Value of `X-CareAPI-Env`: which environment served a response. */
 export type ServedBy = 'Production' | 'Sandbox';

@@ -1,14 +1,11 @@
 // Prism's answers, rewritten into the error envelope of seed section 7 (one error object per problem).
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { components } from '../../generated/care-api.d.ts';
 import type { GrammarError } from '../grammar/index.ts';
 
-export interface ErrorObject {
-  status: string;
-  title: string;
-  detail: string;
-  code: string;
-}
+/** One error object of the error envelope, as the description declares it. */
+export type ErrorObject = components['schemas']['ErrorObject'];
 
 export interface ErrorEnvelope {
   meta: Record<string, unknown>;

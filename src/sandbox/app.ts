@@ -17,7 +17,7 @@ import { handlers } from './handlers/index.ts';
 import { readJson } from './http/body.ts';
 import { answerClientError, headTooLarge, trackRequestLines } from './http/client-error.ts';
 import { requestHeadBytes } from '../edge/head.ts';
-import { handleToken } from './http/token.ts';
+import { handleToken } from './token.ts';
 import { answerCors, edgeRefusal, installEdge, setSecurityHeaders } from './http/edge.ts';
 import { ApiError, atMostProblems, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, requestTarget } from '../spec/routes.ts';
@@ -119,135 +119,25 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const generatedDir = join(repoRoot, 'generated');
   const limiter = options.rateLimit ? rateLimiter(options.rateLimit, now) : undefined;
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
-    const match = router.match(req.method ?? 'GET', url.pathname);
-    const env = match.kind === 'found' ? match.route.env : match.env;
-    const headers: Record<string, string> = env ? { 'X-CareAPI-Env': envHeader(env) } : {};
-    // A deprecated operation announces its sunset on every answer, errors included (D-33, from the bundle).
-    if (match.kind === 'found' && match.route.operation.deprecation) Object.assign(headers, match.route.operation.deprecation);
-    try {
-      if (match.kind === 'malformed') {
-        throw new ApiError(400, { detail: `path: malformed percent-encoding in ${url.pathname}`, code: 'invalid_path' });
-      }
-      // URLSearchParams would turn invalid UTF-8 into U+FFFD and filter on that silently (D-82).
-      if (!decodesAsUtf8(url.search)) {
-        throw new ApiError(400, { detail: `query: percent-escapes that are not UTF-8 in ${url.search}`, code: 'invalid_query' });
-      }
-      if (match.kind === 'none') {
-        throw new ApiError(404, { detail: `path: no operation at ${req.method} ${url.pathname}`, code: 'not_found' });
-      }
-      if (match.kind === 'method') {
-        throw new ApiError(
-          405,
-          { detail: `method: ${req.method} is not allowed on ${url.pathname}; allowed: ${match.allow.join(', ')}`, code: 'method_not_allowed' },
-          { Allow: match.allow.join(', ') },
-        );
-      }
-      const { route, params } = match;
-      const account = await svc.auth.authenticate(route.env, req.headers.authorization);
-      if (limiter) {
-        const { wait, headers: quota } = limiter(account.keyId);
-        Object.assign(headers, quota); // on this answer, whatever it is (D-102)
-        if (wait > 0) {
-          throw new ApiError(429, { detail: `header.Authorization: rate limit of ${options.rateLimit} requests per second exceeded`, code: 'rate_limited' }, { 'Retry-After': String(wait) });
-        }
-      }
-      const op = route.operation;
-      const ctx: Ctx = {
-        env: route.env as Environment,
-        account,
-        op,
-        params,
-        query: url.searchParams,
-        req,
-        requestId,
-        svc,
-        body: async () => (op.requestBody ? validateBody(spec, op.requestBody.schema, await readJson(req, spec.limits)) : {}),
-      };
-      const reply = await handlers[op.operationId](ctx);
-      const all = { ...headers, ...reply.headers };
-      if (reply.raw) {
-        res.writeHead(reply.status, { ...all, 'Content-Type': reply.raw.contentType, 'Content-Length': reply.raw.bytes.length });
-        res.end(reply.raw.bytes);
-      } else if (reply.status === 204) {
-        res.writeHead(204, all);
-        res.end();
-      } else {
-        // {"meta":...,"data":...} written in three pieces: the data bytes of a cached page are reused as they are
-        const head = Buffer.from(`{"meta":${JSON.stringify(reply.page ? { requestId, page: reply.page } : { requestId })},"data":`);
-        const data = serialized(reply);
-        res.writeHead(reply.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': head.length + data.length + 1 });
-        res.write(head);
-        res.write(data);
-        res.end('}');
-      }
-    } catch (error) {
-      if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${url.pathname}: ${(error as Error)?.stack ?? String(error)}`);
-      const apiError = error instanceof ApiError ? atMostProblems(error, spec.limits.errorObjects) : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
-      // Drain what the handler did not read, so the client gets the answer rather than a reset.
-      if (!req.readableEnded) req.resume();
-      sendError(res, requestId, apiError, headers);
-    }
-  }
-
-  /** One request, routed by its path; throws only for what the guard below turns into an answer. */
-  function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> | void {
-    const target = requestTarget(req.url);
-    setSecurityHeaders(res, target?.pathname ?? ''); // nosniff on every answer, a CSP on all but the docs (D-114)
-    if (!target) {
-      req.resume();
-      return sendError(res, requestId, new ApiError(400, { detail: `request: the request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path`, code: 'invalid_target' }));
-    }
-    const url = target;
-    const path = url.pathname;
-    const env = router.environmentOf(path);
-    // Node's parser lets a head a few bytes past its maxHeaderSize through: the limit is checked here, exactly (D-100)
-    if (requestHeadBytes(req) > spec.limits.requestHeadBytes) {
-      req.resume();
-      return sendError(res, requestId, headTooLarge(spec.limits), env ? { 'X-CareAPI-Env': envHeader(env), Connection: 'close' } : { Connection: 'close' });
-    }
-    // one Host naming this sandbox, and no other site's page at the demo keys or the agent API (D-111, D-112, D-114)
-    const refusal = edgeRefusal(req, path, deployment);
-    if (refusal) {
-      req.resume();
-      return sendError(res, requestId, refusal, env ? { 'X-CareAPI-Env': envHeader(env) } : {});
-    }
-    if (options.logRequests) {
-      const started = performance.now();
-      res.once('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`));
-    }
-    // Browsers (frontend teams) call the API from other origins: allowed there, and preflights answered (D-42, D-111).
-    if (answerCors(req, res, path, env)) return;
-    if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, spec.limits, req, res, log);
-    if (path === '/_agent' || path.startsWith('/_agent/')) return handleAgent(svc, req, res, url, requestId, options.agentToken, log);
-    if (env) return handleApi(req, res, url, requestId);
-    if (path === '/' && req.method === 'GET') {
-      res.writeHead(302, { Location: '/docs/' });
-      res.end();
-      return;
-    }
-    // the docs' API console reads the demo keys of this sandbox (D-92)
-    if (req.method === 'GET' && serveTryIt(path, deployment.serveDemoKeys ? demo : null, res)) return;
-    if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, req, res)) return;
-    req.resume();
-    sendError(res, requestId, new ApiError(404, { detail: `path: nothing at ${path}`, code: 'not_found' }));
-  }
-
+  const app: App = { svc, router, limiter, demo, generatedDir, options, log, deployment };
   // The one boundary: whatever a request holds, it gets an answer from here and the process goes on (a throw or a
-  // rejection becomes a logged 500 in the envelope; an ApiError thrown before a handler caught it, its own answer).
+  // rejection becomes a logged 500 in the envelope; an ApiError, its own answer), with the headers the request's
+  // handling set for it (the environment, a deprecation).
   // maxHeaderSize: the request line and headers of x-care-limits (D-100), beyond which Node's parser answers 431
   const server = createServer({ requireHostHeader: false, maxHeaderSize: spec.limits.requestHeadBytes, ...timeouts(options.requestTimeoutMs ?? deployment.limits?.requestTimeoutMs) }, (req, res) => {
     const requestId = newRequestId();
+    const errorHeaders: Record<string, string> = {};
     const fail = (error: unknown) => {
       if (!(error instanceof ApiError)) log(`[care-sandbox] ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error)?.stack ?? String(error)}`);
       if (res.headersSent) return void res.destroy();
+      // Drain what the handler did not read, so the client gets the answer rather than a reset.
       if (!req.readableEnded) req.resume();
-      const apiError = error instanceof ApiError ? error : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
+      const apiError = error instanceof ApiError ? atMostProblems(error, spec.limits.errorObjects) : new ApiError(500, { detail: 'server: unexpected failure; quote the requestId', code: 'internal_error' });
       const env = router.environmentOf(requestTarget(req.url)?.pathname ?? '');
-      sendError(res, requestId, apiError, env ? { 'X-CareAPI-Env': envHeader(env) } : {});
+      sendError(res, requestId, apiError, { ...(env ? { 'X-CareAPI-Env': envHeader(env) } : {}), ...errorHeaders });
     };
     try {
-      const work = route(req, res, requestId);
+      const work = route(app, req, res, requestId, errorHeaders);
       if (work) work.catch(fail);
     } catch (error) {
       fail(error);
@@ -281,6 +171,133 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       store.close();
     },
   };
+}
+
+/** What the request handlers read, made once by createSandbox. */
+interface App {
+  svc: Services;
+  router: ReturnType<typeof createRouter>;
+  limiter: ReturnType<typeof rateLimiter> | undefined;
+  demo: DemoCredentials;
+  generatedDir: string;
+  options: SandboxOptions;
+  log: (line: string) => void;
+  deployment: Deployment;
+}
+
+/**
+ * A request to production or the sandbox: routed by operation, authenticated, limited, handled and written. Throws what
+ * the one boundary (createSandbox's server) answers; `headers` are given to that answer too (the environment, a
+ * deprecation), set here as soon as they are known.
+ */
+async function handleApi(app: App, req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, headers: Record<string, string>): Promise<void> {
+  const { svc, router, limiter, options } = app;
+  const { spec } = svc;
+  const match = router.match(req.method ?? 'GET', url.pathname);
+  const env = match.kind === 'found' ? match.route.env : match.env;
+  if (env) headers['X-CareAPI-Env'] = envHeader(env);
+  // A deprecated operation announces its sunset on every answer, errors included (D-33, from the bundle).
+  if (match.kind === 'found' && match.route.operation.deprecation) Object.assign(headers, match.route.operation.deprecation);
+  if (match.kind === 'malformed') {
+    throw new ApiError(400, { detail: `path: malformed percent-encoding in ${url.pathname}`, code: 'invalid_path' });
+  }
+  // URLSearchParams would turn invalid UTF-8 into U+FFFD and filter on that silently (D-82).
+  if (!decodesAsUtf8(url.search)) {
+    throw new ApiError(400, { detail: `query: percent-escapes that are not UTF-8 in ${url.search}`, code: 'invalid_query' });
+  }
+  if (match.kind === 'none') {
+    throw new ApiError(404, { detail: `path: no operation at ${req.method} ${url.pathname}`, code: 'not_found' });
+  }
+  if (match.kind === 'method') {
+    throw new ApiError(
+      405,
+      { detail: `method: ${req.method} is not allowed on ${url.pathname}; allowed: ${match.allow.join(', ')}`, code: 'method_not_allowed' },
+      { Allow: match.allow.join(', ') },
+    );
+  }
+  const { route, params } = match;
+  const account = await svc.auth.authenticate(route.env, req.headers.authorization);
+  if (limiter) {
+    const { wait, headers: quota } = limiter(account.keyId);
+    Object.assign(headers, quota); // on this answer, whatever it is (D-102)
+    if (wait > 0) {
+      throw new ApiError(429, { detail: `header.Authorization: rate limit of ${options.rateLimit} requests per second exceeded`, code: 'rate_limited' }, { 'Retry-After': String(wait) });
+    }
+  }
+  const op = route.operation;
+  const ctx: Ctx = {
+    env: route.env as Environment,
+    account,
+    op,
+    params,
+    query: url.searchParams,
+    req,
+    requestId,
+    svc,
+    body: async () => (op.requestBody ? validateBody(spec, op.requestBody.schema, await readJson(req, spec.limits)) : {}),
+  };
+  const reply = await handlers[op.operationId](ctx);
+  const all = { ...headers, ...reply.headers };
+  if (reply.raw) {
+    res.writeHead(reply.status, { ...all, 'Content-Type': reply.raw.contentType, 'Content-Length': reply.raw.bytes.length });
+    res.end(reply.raw.bytes);
+  } else if (reply.status === 204) {
+    res.writeHead(204, all);
+    res.end();
+  } else {
+    // {"meta":...,"data":...} written in three pieces: the data bytes of a cached page are reused as they are
+    const head = Buffer.from(`{"meta":${JSON.stringify(reply.page ? { requestId, page: reply.page } : { requestId })},"data":`);
+    const data = serialized(reply);
+    res.writeHead(reply.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': head.length + data.length + 1 });
+    res.write(head);
+    res.write(data);
+    res.end('}');
+  }
+}
+
+/** One request, routed by its path; throws only for what the one boundary (createSandbox's server) turns into an answer. */
+function route(app: App, req: IncomingMessage, res: ServerResponse, requestId: string, errorHeaders: Record<string, string>): Promise<void> | void {
+  const { svc, options, log, demo, generatedDir, deployment, router } = app;
+  const { spec } = svc;
+  const target = requestTarget(req.url);
+  setSecurityHeaders(res, target?.pathname ?? ''); // nosniff on every answer, a CSP on all but the docs (D-114)
+  if (!target) {
+    req.resume();
+    return sendError(res, requestId, new ApiError(400, { detail: `request: the request target ${JSON.stringify(String(req.url).slice(0, 200))} is not a path`, code: 'invalid_target' }));
+  }
+  const url = target;
+  const path = url.pathname;
+  const env = router.environmentOf(path);
+  // Node's parser lets a head a few bytes past its maxHeaderSize through: the limit is checked here, exactly (D-100)
+  if (requestHeadBytes(req) > spec.limits.requestHeadBytes) {
+    req.resume();
+    return sendError(res, requestId, headTooLarge(spec.limits), env ? { 'X-CareAPI-Env': envHeader(env), Connection: 'close' } : { Connection: 'close' });
+  }
+  // one Host naming this sandbox, and no other site's page at the demo keys or the agent API (D-111, D-112, D-114)
+  const refusal = edgeRefusal(req, path, deployment);
+  if (refusal) {
+    req.resume();
+    return sendError(res, requestId, refusal, env ? { 'X-CareAPI-Env': envHeader(env) } : {});
+  }
+  if (options.logRequests) {
+    const started = performance.now();
+    res.once('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)} ms`));
+  }
+  // Browsers (frontend teams) call the API from other origins: allowed there, and preflights answered (D-42, D-111).
+  if (answerCors(req, res, path, env)) return;
+  if (path === '/auth/v2/oauth/token') return handleToken(svc.auth, spec.limits, req, res, log);
+  if (path === '/_agent' || path.startsWith('/_agent/')) return handleAgent(svc, req, res, url, requestId, options.agentToken, log);
+  if (env) return handleApi(app, req, res, url, requestId, errorHeaders);
+  if (path === '/' && req.method === 'GET') {
+    res.writeHead(302, { Location: '/docs/' });
+    res.end();
+    return;
+  }
+  // the docs' API console reads the demo keys of this sandbox (D-92)
+  if (req.method === 'GET' && serveTryIt(path, deployment.serveDemoKeys ? demo : null, res)) return;
+  if ((req.method === 'GET' || req.method === 'HEAD') && serveStatic(generatedDir, path, req, res)) return;
+  req.resume();
+  sendError(res, requestId, new ApiError(404, { detail: `path: nothing at ${path}`, code: 'not_found' }));
 }
 
 /** Timeouts for a request's headers and whole body, when set (tests); Node's defaults otherwise. */

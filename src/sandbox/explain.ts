@@ -1,7 +1,7 @@
 // `care-sandbox --explain-lists`: one line per list of cases saying who answered it and how (the page cache, the
 // column engine and its plan, or SQL and why), so the next engineer can see why a request went the way it did.
 import type { ListQuery } from '../grammar/types.ts';
-import { describePlan } from './store/memory/plan.ts';
+import { describePlan } from './store/list-plan.ts';
 import type { ListAnswer, Scope } from './store/types.ts';
 
 /** The query as a log shows it (values as they were parsed, not re-escaped for a URL). */
@@ -13,6 +13,6 @@ function queryText(query: ListQuery): string {
 }
 
 export function explainLine(answer: ListAnswer, request: { env: string; scope: Scope; query: ListQuery }): string {
-  const how = answer.by === 'engine' ? `engine: ${describePlan(answer.plan)}` : answer.by === 'sql' ? `SQL: ${answer.why}` : 'page cache (the same list since the last write)';
+  const how = answer.by === 'engine' ? `engine: ${describePlan(answer.plan, answer.outcome)}` : answer.by === 'sql' ? `SQL: ${answer.why}` : 'page cache (the same list since the last write)';
   return `[plan] ${request.env} cases ${request.scope.by}=${request.scope.values.join(',')} ?${queryText(request.query)} → ${how}`;
 }

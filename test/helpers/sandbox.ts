@@ -1,5 +1,6 @@
 // A real sandbox on 127.0.0.1:0 (in-memory SQLite unless told), tokens for the demo accounts of both environments,
 // and a small HTTP helper that validates every answer against the description.
+import { afterAll, beforeAll } from 'vitest';
 import { loadSpec, validatorFor } from '../../src/spec/index.ts';
 import type { Environment, OperationSpec, ResponseSpec } from '../../src/spec/types.ts';
 import { createSandbox } from '../../src/sandbox/app.ts';
@@ -126,6 +127,22 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 export async function customerCase(h: Harness): Promise<{ id: string }> {
   const contract = h.sandbox.demo.sandbox.customer.contracts[0];
   return (await h.call('sandbox', 'customer', 'GET', `/cases?page[size]=1&filter[contract]=${contract}`)).json.data[0];
+}
+
+/**
+ * A harness (20 cases) and one case of the customer's to act on, started before the tests of the file, or of the
+ * describe block it is called in, and closed after them: read `.h` and `.caseId` inside the tests.
+ */
+export function harnessWithCase(options: SandboxOptions = { seedCases: 20 }): { readonly h: Harness; readonly caseId: string } {
+  const fixture = { h: undefined as unknown as Harness, caseId: '' };
+  beforeAll(async () => {
+    fixture.h = await startHarness(options);
+    fixture.caseId = (await customerCase(fixture.h)).id;
+  });
+  afterAll(async () => {
+    await fixture.h?.close();
+  });
+  return fixture;
 }
 
 /** Polls a condition of the sandbox's own state (no fixed sleep); fails after `limitMs`. */

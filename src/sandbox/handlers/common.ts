@@ -1,7 +1,6 @@
 // Helpers shared by the handlers: reading a list query, answering a page, 400 for a set of problems.
 import { parseListQuery } from '../../grammar/parse.ts';
 import type { ListQuery } from '../../grammar/types.ts';
-import type { ValueType } from '../../spec/types.ts';
 import { controlledContracts } from '../access.ts';
 import type { Ctx, Reply } from '../context.ts';
 import { ApiError, forbidden } from '../http/envelope.ts';
@@ -34,20 +33,8 @@ export function checkContractFilters(ctx: Ctx, query: ListQuery): void {
   }
 }
 
-/** The filter fields' types of a list operation, built once per operation rather than per request. */
-const typesByOperation = new WeakMap<object, Record<string, ValueType>>();
-function filterTypes(ctx: Ctx): Record<string, ValueType> {
-  let types = typesByOperation.get(ctx.op);
-  if (!types) {
-    types = {};
-    for (const [name, field] of Object.entries(ctx.op.list?.filterFields ?? {})) types[name] = field.type;
-    typesByOperation.set(ctx.op, types);
-  }
-  return types;
-}
-
 export function listReply(ctx: Ctx, resource: Resource, scope: Scope, query: ListQuery, present?: (item: Record<string, any>) => unknown): Reply {
-  const result = ctx.svc.store.list(resource, ctx.env, scope, query, filterTypes(ctx));
+  const result = ctx.svc.store.list(resource, ctx.env, scope, query);
   const page = { number: query.page.number, size: query.page.size, count: result.count, totalCount: result.totalCount };
   if (!present) return { status: 200, records: result, page };
   const data = result.items.map(present);

@@ -1,6 +1,7 @@
 // The response envelope of seed section 1 and the error objects of section 7, with X-CareAPI-Env on every answer.
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { components } from '../../../generated/care-api.d.ts';
 import type { Environment } from '../../spec/types.ts';
 
 const TITLES: Record<number, string> = {
@@ -76,7 +77,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function errorBody(requestId: string, error: ApiError) {
+/** The error envelope of an ApiError, typed by the description's ErrorEnvelope (one ErrorObject per problem). */
+export function errorBody(requestId: string, error: ApiError): components['schemas']['ErrorEnvelope'] {
   return {
     meta: { requestId },
     errors: error.problems.map((p) => ({ status: String(error.status), title: statusTitle(error.status), detail: p.detail, code: p.code })),

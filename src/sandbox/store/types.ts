@@ -1,9 +1,9 @@
 // The storage interface of the sandbox: the only thing handlers know about persistence. The SQLite module implements
 // it; another engine would implement the same few calls.
 import type { ListQuery } from '../../grammar/types.ts';
-import type { Environment, ValueType } from '../../spec/types.ts';
+import type { Environment } from '../../spec/types.ts';
 import type { JsonText } from '../json-text.ts';
-import type { ListPlan } from './memory/plan.ts';
+import type { ListPlan, PlanOutcome } from './list-plan.ts';
 
 /** Resource tables; each stores the fields of its schema in the description plus internal columns. */
 export const RESOURCE_SCHEMAS = {
@@ -74,9 +74,10 @@ export interface ListResult extends RecordPage {
 
 /**
  * Who answered a list of cases and how (`care-sandbox --explain-lists`): the page cache (the same list since the last
- * write), the column engine and its plan (D-84), or SQL and why.
+ * write), an engine with its plan and what its run did where the plan left a choice (the column engine, D-84), or
+ * SQL and why. The plan's description is the storage's (list-plan.ts), not an engine's own types.
  */
-export type ListAnswer = { by: 'page cache' } | { by: 'engine'; plan: ListPlan } | { by: 'sql'; why: string };
+export type ListAnswer = { by: 'page cache' } | { by: 'engine'; plan: ListPlan; outcome: PlanOutcome } | { by: 'sql'; why: string };
 
 export interface Org {
   id: string;
@@ -128,7 +129,7 @@ export interface Storage extends DeliveryStorage {
   remove(resource: Resource, env: Environment, id: string): void;
   /** Rows of a table matching an internal/public column, unpaged (small sets: contracts of an org, webhooks). */
   findAll(resource: Resource, env: Environment, scope: Scope): Stored[];
-  list(resource: Resource, env: Environment, scope: Scope, query: ListQuery, types: Record<string, ValueType>): ListResult;
+  list(resource: Resource, env: Environment, scope: Scope, query: ListQuery): ListResult;
   attachmentContent(env: Environment, id: string): Buffer | undefined;
   /** D-75: an account's own reference of a contract, and when it set it. */
   contractReference(env: Environment, contract: string, account: string): { reference: string | null; updatedAt: string } | undefined;

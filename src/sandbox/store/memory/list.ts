@@ -1,6 +1,8 @@
-// A list of cases from one table (decision D-84), planned, then run (plan.ts says what a plan holds; README.md has
-// the picture): planClauses chooses how the clauses are answered from counts alone, runPlan answers them, plans
-// the page with the count (page.ts pageWay) and makes it. `--explain-lists` prints the plan per request.
+// A list of cases from one table (decision D-84), planned, then run (../list-plan.ts says what a plan holds;
+// README.md has the picture): planClauses chooses how the clauses are answered from counts alone, answerClauses
+// answers them (the count), planPage completes the plan with the page's way from the count; runPlan makes the page
+// as planned and never writes to the plan (a walk's spent budget is a value it returns, the plan holding the way it
+// gives way to). `--explain-lists` prints the plan per request.
 import type { FilterClause, ListQuery } from '../../../grammar/types.ts';
 import type { CareSpec } from '../../../spec/types.ts';
 import type { Scope } from '../types.ts';
@@ -11,8 +13,9 @@ import { sameCounted } from './same-counts.ts';
 import type { FilterContext } from './filter.ts';
 import { permComparator } from './order.ts';
 import type { Permutation, Stretch } from './order.ts';
-import { pageSlots } from './page.ts';
-import type { ClauseWay, ListPlan } from './plan.ts';
+import { pageSlots, pageWay } from './page.ts';
+import type { Budget, PageShape, PageWay } from './page.ts';
+import type { ClauseWay, ListPlan, MatchTest, PlanOutcome } from './plan.ts';
 import { NON_NULLS, NULLS } from './scope-counts.ts';
 import type { CountedClause } from './scope-counts.ts';
 import { countStretch, markStretches, stretchAnswer, stretchTest, visitable, visitedSide } from './stretch-answer.ts';
@@ -21,6 +24,7 @@ import { StretchCounts } from './stretch-counts.ts';
 import { IN, MIXED, OUT } from './zone-bounds.ts';
 import { COUNTED, NONE, SOME } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
+import type { Zones as WalkZones } from './zone-walk.ts';
 import { BUCKET_COUNTS_AFTER, CODE_BLOCK_CODES, COUNTED_WALK_SHARE, INTEGER_KEYS, SKIP_WALK_COST, ZONED_WALK_BLOCKS } from './tuning.ts';
 import type { ScopeMask, Table } from './table.ts';
 
@@ -273,9 +277,6 @@ function pageWalk(query: ListQuery, total: number): { needed: number; ascending:
   return { needed: back ? total - offset : end, ascending: query.sort[0].descending === back };
 }
 
-/** Thrown by a walk that spent its budget of slots (blockCounted): the list is then walked through the mask. */
-const WALK_SPENT = Symbol('walk spent');
-
 /** How a list's clauses will be answered, with what the chosen way needs (planClauses; the plan's first part). */
 interface Clauses {
   way: ClauseWay;
@@ -318,122 +319,163 @@ function planClauses(t: Table, scoped: ScopeMask, query: ListQuery, ctx: FilterC
   return { way: 'passes', one, answer, zoned };
 }
 
-/**
- * Answer the clauses as planned, then plan the page with the count and make it: the page's slots, and the plan as it
- * ran (a walk whose budget ran out says so).
- */
-function runPlan(t: Table, scoped: ScopeMask, query: ListQuery, ctx: FilterContext & { stretches: Map<string, Stretch> }, c: Clauses, scope: ListPlan['scope']): { slots: number[]; plan: ListPlan } {
-  const { mask, size } = t;
-  const marked = c.answer && c.way === 'stretch visit' ? markStretches(c.answer, scoped.bits, scoped.count, mask, size, t.matched) : undefined;
-  if (c.way === 'stretch visit' && !marked) throw new Error('a stretch planned to be visited was not');
-  const within = marked?.within ?? c.spanned?.within;
-  if (within) ctx.stretches.set(c.one!.field, within);
-  /** The mask of the matches: the scope's, then one pass per clause. */
-  const filterAll = () => {
-    mask.set(scoped.bits.subarray(0, size));
-    if (c.counted) c.counted.narrow(mask, size);
-    else for (const clause of query.filters) applyClause(mask, clause, ctx);
-  };
-  // one clause on a counted column (or counted from blocks): its total from the counts, its page walked reading the
-  // slots' values
-  const unmasked = c.counted ?? c.spanned;
-  let masked = !unmasked;
-  if (!unmasked && !marked) filterAll();
-  const total = unmasked ? unmasked.total : marked ? marked.total : query.filters.length === 0 ? scoped.count : countMask(mask, size);
-  const count: ListPlan['count'] = c.way === 'none' ? 'scope' : c.way === 'passes' ? 'mask' : c.way;
-  const plan: ListPlan = { scope, clauses: c.way, count, totalCount: total, test: 'mask', zones: 'none', page: { how: 'past the end' } };
-  if (c.answer && c.way !== 'passes') plan.stretchOf = c.answer.permutation.field;
-  const maskKeep = (s: number) => mask[s] === 1;
-  let gathered: Uint32Array | undefined = marked?.matched;
-  const matched = () => {
-    if (!masked) {
-      filterAll();
-      masked = true;
-    }
-    return (gathered ??= t.matched.subarray(0, collect(mask, t.matched, size)));
-  };
-  const page = (keep: (s: number) => boolean, byMask: boolean, zones?: Zones) => {
-    const made = pageSlots({
-      ctx: t.order,
-      permutation: (field) => t.permutations.get(field),
-      keep,
-      mask: byMask ? mask : undefined,
-      slots: size,
-      stretch: (field) => ctx.stretches.get(field),
-      zones: (field) => (field === query.sort[0]?.field ? zones : undefined),
-      integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
-      bucketZones: query.filters.length === 0 ? (lead, value, last, walk) => bucketZones(t, scoped, lead, value, last, query.page.size, walk) : undefined,
-      matched,
-      total,
-      alive: t.aliveCount,
-      keys: query.sort,
-      offset: (query.page.number - 1) * query.page.size,
-      size: query.page.size,
-    });
-    plan.page = made.way;
-    return made.slots;
-  };
-  // the mask of every match walked; one stretch's page sorted by another field skips the blocks holding no match
-  const byMask = () => {
-    if (!masked) filterAll();
-    masked = true;
-    const skips = c.zoned?.skips(total);
-    const zones = skips ?? scopeZones(t, scoped, query);
-    plan.test = 'mask';
-    plan.zones = skips ? 'zone skips' : zones ? 'scope blocks' : 'none';
-    return page(maskKeep, true, zones);
-  };
-  // a page walked skipping blocks by counts (per code, of nulls, of a `sameas` pair's same slots) needs no budget;
-  // else a test per slot that reads more than a code, or a code of a many-valued column, is walked within a
-  // budget of slots (one stretch counted from blocks, `sameas` counted per scope, tooManyCodesForBlocks)
-  const zones = c.counted && codeZones(t, scoped, c.counted, query);
-  const walkShare = c.counted && !zones ? (c.counted.walkShare ?? (tooManyCodesForBlocks(c.counted) ? COUNTED_WALK_SHARE.byValue : undefined)) : undefined;
-  const budgeted = c.spanned ?? (walkShare !== undefined ? { keep: c.counted!.keep, budget: t.size * walkShare } : undefined);
-  let slots: number[];
-  if (!budgeted) {
-    if (unmasked) {
-      plan.test = 'values';
-      plan.zones = zones ? 'code blocks' : 'none';
-      slots = page(unmasked.keep, false, zones);
-    } else slots = byMask();
-  } else if (!c.spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) slots = byMask();
-  else {
-    // the walk was estimated from the matches' share of the slots, but they may lie together in the walk's order
-    // (a range of dates along ids given in date order): past its budget, the walk gives way to the passes and a
-    // walk through the mask (a few times cheaper per slot)
-    let { budget } = budgeted;
-    const { keep } = budgeted;
-    const bounded = c.spanned?.zoned?.zones();
-    plan.test = 'values within a budget';
-    plan.zones = bounded ? 'zone bounds' : 'none';
-    try {
-      slots = page(
-        (s) => {
-          if (--budget < 0) throw WALK_SPENT;
-          return keep(s);
-        },
-        false,
-        bounded,
-      );
-    } catch (error) {
-      if (error !== WALK_SPENT) throw error;
-      plan.fallback = 'budget spent: mask walk';
-      slots = byMask();
-    }
-  }
-  // zones offered to a page that was sorted, or walked within a stretch, were not used
-  if (!(plan.page.how === 'walk' && plan.page.zones)) plan.zones = 'none';
-  return { slots, plan };
+/** The clauses answered (answerClauses): the total, and what the page may read of the matches. */
+interface Matches {
+  total: number;
+  /** The mask holds the matches (the visit or the passes made it); else the page makes it if it needs it. */
+  masked: boolean;
+  /** The matching slots, when the visit gathered them. */
+  gathered?: Uint32Array;
+  /** Per field, the positions of its permutation holding every match (a stretch visited or counted, a range's pass). */
+  stretches: ReadonlyMap<string, Stretch>;
+}
+
+type ListContext = FilterContext & { stretches: Map<string, Stretch> };
+
+/** The mask of the matches: the scope's, then the counted clause's narrowing or one pass per clause. */
+function makeMask(t: Table, scoped: ScopeMask, query: ListQuery, ctx: ListContext, c: Clauses): void {
+  t.mask.set(scoped.bits.subarray(0, t.size));
+  if (c.counted) c.counted.narrow(t.mask, t.size);
+  else for (const clause of query.filters) applyClause(t.mask, clause, ctx);
 }
 
 /**
- * The page's slots of a list from a table, and the plan it followed. The caller checked that the table can answer
- * it (filled and current, its fields held, `scopeColumn` the scope's column).
+ * Answer the clauses the way planned: the visit marks and counts, the passes make the mask and it is counted; a
+ * counted way (counts per value, per block) has its total already and makes no mask.
  */
-export function listSlots(t: Table, scopeColumn: DictColumn, scope: Scope, query: ListQuery, operators: CareSpec['operators']): { slots: number[]; plan: ListPlan } {
+function answerClauses(t: Table, scoped: ScopeMask, query: ListQuery, ctx: ListContext, c: Clauses): Matches {
+  const marked = c.answer && c.way === 'stretch visit' ? markStretches(c.answer, scoped.bits, scoped.count, t.mask, t.size, t.matched) : undefined;
+  if (c.way === 'stretch visit' && !marked) throw new Error('a stretch planned to be visited was not');
+  const within = marked?.within ?? c.spanned?.within;
+  if (within) ctx.stretches.set(c.one!.field, within);
+  const unmasked = c.counted ?? c.spanned;
+  if (unmasked) return { total: unmasked.total, masked: false, stretches: new Map(ctx.stretches) };
+  if (marked) return { total: marked.total, masked: true, gathered: marked.matched, stretches: new Map(ctx.stretches) };
+  makeMask(t, scoped, query, ctx, c);
+  return { total: query.filters.length === 0 ? scoped.count : countMask(t.mask, t.size), masked: true, stretches: new Map(ctx.stretches) };
+}
+
+/** One way of making the page, decided before it is made (planPage), which runPlan follows. */
+interface PageStep {
+  test: MatchTest;
+  /** `values`: the slot's values tell a match (else the mask does). */
+  keep?: (slot: number) => boolean;
+  /** `values within a budget`: the slots its walk may test, and the way through the mask it gives way to past them. */
+  budget?: { slots: number; ifSpent: PageStep };
+  /** What the way was chosen from (the blocks skipped in it). */
+  shape: PageShape;
+  zones: ListPlan['zones'];
+  way: PageWay;
+}
+
+/** A list planned whole: its description (the plan) and what running it needs. */
+export interface Planned {
+  plan: ListPlan;
+  query: ListQuery;
+  scoped: ScopeMask;
+  ctx: ListContext;
+  clauses: Clauses;
+  matches: Matches;
+  page: PageStep;
+}
+
+/**
+ * How the page is made, from the count and the clauses' way, before any slot of it is walked: what tells a match
+ * (the mask, or the slots' values, within a budget or not), which blocks the walk skips and the page's way (page.ts
+ * pageWay). A walk within a budget has the mask walk it gives way to planned too. Reads counts, makes no page.
+ */
+function planPage(t: Table, scoped: ScopeMask, query: ListQuery, c: Clauses, m: Matches): PageStep {
+  const { total } = m;
+  const shapeWith = (zones: WalkZones | undefined): PageShape => ({
+    ctx: t.order,
+    permutation: (field) => t.permutations.get(field),
+    slots: t.size,
+    stretch: (field) => m.stretches.get(field),
+    zones: (field) => (field === query.sort[0]?.field ? zones : undefined),
+    integerCounts: query.filters.length === 0 ? (field) => scoped.counts.integerCounts(t.columns.get(field)) : undefined,
+    bucketZones: query.filters.length === 0 ? (lead, value, last, walk) => bucketZones(t, scoped, lead, value, last, query.page.size, walk) : undefined,
+    total,
+    alive: t.aliveCount,
+    keys: query.sort,
+    offset: (query.page.number - 1) * query.page.size,
+    size: query.page.size,
+  });
+  const step = (test: MatchTest, zones: ListPlan['zones'], walkZones: WalkZones | undefined, keep?: (slot: number) => boolean): PageStep => {
+    const shape = shapeWith(walkZones);
+    const way = pageWay(shape);
+    // zones offered to a page that is sorted, or walked within a stretch, are not used
+    return { test, keep, shape, way, zones: way.how === 'walk' && way.zones ? zones : 'none' };
+  };
+  // the mask of every match walked; one stretch's page sorted by another field skips the blocks holding no match
+  const byMask = () => {
+    const skips = c.zoned?.skips(total);
+    const zones = skips ?? scopeZones(t, scoped, query);
+    return step('mask', skips ? 'zone skips' : zones ? 'scope blocks' : 'none', zones);
+  };
+  // one clause on a counted column (or counted from blocks): its total from the counts, its page walked reading the
+  // slots' values. A page walked skipping blocks by counts (per code, of nulls, of a `sameas` pair's same slots) needs
+  // no budget; else a test per slot that reads more than a code, or a code of a many-valued column, is walked within a
+  // budget of slots (one stretch counted from blocks, `sameas` counted per scope, tooManyCodesForBlocks)
+  const unmasked = c.counted ?? c.spanned;
+  const zones = c.counted ? codeZones(t, scoped, c.counted, query) : undefined;
+  const walkShare = c.counted && !zones ? (c.counted.walkShare ?? (tooManyCodesForBlocks(c.counted) ? COUNTED_WALK_SHARE.byValue : undefined)) : undefined;
+  const budgeted = c.spanned ?? (walkShare !== undefined ? { keep: c.counted!.keep, budget: t.size * walkShare } : undefined);
+  if (!budgeted) return unmasked ? step('values', zones ? 'code blocks' : 'none', zones, unmasked.keep) : byMask();
+  if (!c.spanned && expectedWalk(query, total, t.aliveCount) > budgeted.budget) return byMask();
+  // the walk is estimated from the matches' share of the slots, but they may lie together in the walk's order (a
+  // range of dates along ids given in date order): past its budget, the walk gives way to the passes and a walk
+  // through the mask (a few times cheaper per slot)
+  const bounded = c.spanned?.zoned?.zones();
+  return { ...step('values within a budget', bounded ? 'zone bounds' : 'none', bounded, budgeted.keep), budget: { slots: budgeted.budget, ifSpent: byMask() } };
+}
+
+/**
+ * Plan a list from a table whole: the clauses from counts alone, answered (the count), then the page (planPage). The
+ * caller checked that the table can answer it (filled and current, its fields held, `scopeColumn` the scope's column).
+ */
+export function planList(t: Table, scopeColumn: DictColumn, scope: Scope, query: ListQuery, operators: CareSpec['operators']): Planned {
   const scoped = t.scopeMask(scopeColumn, scope.values);
-  const ctx = { column: (field: string) => t.columns.get(field), permutation: (field: string) => t.permutations.get(field), operators, size: t.size, stretches: new Map<string, Stretch>(), judged: new Map() };
-  return runPlan(t, scoped, query, ctx, planClauses(t, scoped, query, ctx), { by: scope.by, values: scope.values.length, cases: scoped.count });
+  const ctx: ListContext = { column: (field: string) => t.columns.get(field), permutation: (field: string) => t.permutations.get(field), operators, size: t.size, stretches: new Map<string, Stretch>(), judged: new Map() };
+  const clauses = planClauses(t, scoped, query, ctx);
+  const matches = answerClauses(t, scoped, query, ctx, clauses);
+  const page = planPage(t, scoped, query, clauses, matches);
+  const count: ListPlan['count'] = clauses.way === 'none' ? 'scope' : clauses.way === 'passes' ? 'mask' : clauses.way;
+  const plan: ListPlan = { scope: { by: scope.by, values: scope.values.length, cases: scoped.count }, clauses: clauses.way, count, totalCount: matches.total, test: page.test, zones: page.zones, page: page.way };
+  if (clauses.answer && clauses.way !== 'passes') plan.stretchOf = clauses.answer.permutation.field;
+  if (page.budget) plan.ifSpent = { zones: page.budget.ifSpent.zones, page: page.budget.ifSpent.way };
+  return { plan, query, scoped, ctx, clauses, matches, page };
+}
+
+/**
+ * Make the page the way a complete plan says, writing nothing to it: the page's slots, and what the run did where the
+ * plan left it a choice (a walk that spent its budget, made again through the mask; buckets too many, made by runs).
+ */
+export function runPlan(t: Table, planned: Planned): { slots: number[]; outcome: PlanOutcome } {
+  const { query, scoped, ctx, clauses, matches, page } = planned;
+  const { mask, size } = t;
+  let masked = matches.masked;
+  let gathered = matches.gathered;
+  const maskMade = () => {
+    if (!masked) makeMask(t, scoped, query, ctx, clauses);
+    masked = true;
+  };
+  const matched = () => {
+    maskMade();
+    return (gathered ??= t.matched.subarray(0, collect(mask, t.matched, size)));
+  };
+  const maskKeep = (s: number) => mask[s] === 1;
+  const make = (step: PageStep, budget?: Budget) => {
+    if (!step.keep) maskMade();
+    const keep = step.keep ?? maskKeep;
+    const counted = budget ? (s: number) => --budget.left >= 0 && keep(s) : keep;
+    return pageSlots({ ...step.shape, keep: counted, mask: step.keep ? undefined : mask, matched, budget }, step.way);
+  };
+  const made = page.budget ? make(page, { left: page.budget.slots }) : make(page);
+  if (made.spent) {
+    const again = make(page.budget!.ifSpent);
+    return { slots: again.slots, outcome: again.runs ? 'too many buckets: runs' : 'budget spent: mask walk' };
+  }
+  return { slots: made.slots, outcome: made.runs ? 'too many buckets: runs' : 'as planned' };
 }
 
 /** The matching slots into `matched` (4 slots per 32-bit word: a word of 0s is skipped at once); their number. */

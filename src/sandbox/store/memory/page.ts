@@ -15,19 +15,15 @@ import { sortRange } from './sort-range.ts';
 import { longRuns, zoneWalk } from './zone-walk.ts';
 import type { Zones } from './zone-walk.ts';
 import { BUCKET_INTEGERS as SMALL, COMPARE_COST, MAX_BUCKETS } from './tuning.ts';
+import type { PageWay } from '../list-plan.ts';
 
 
-export interface PageInput {
+/** What a page's way is chosen from (pageWay): the count, the sort, the permutations and what skips blocks. */
+export interface PageShape {
   ctx: OrderContext;
   permutation(field: string): Permutation | undefined;
-  /** Is the slot a match? (a mask read, or the scope and the clause's answer per code read directly) */
-  keep(slot: number): boolean;
-  /** When `keep` is a read of this mask (1: a match): walks then read it in loops of their own (walkMask). */
-  mask?: Uint8Array;
   /** Slots are 0..slots-1. */
   slots: number;
-  /** The matching slots (any order), gathered on first call: a page walked along a permutation never needs them. */
-  matched(): Uint32Array;
   total: number;
   /** Alive slots (the length of every permutation). */
   alive: number;
@@ -50,6 +46,28 @@ export interface PageInput {
   size: number;
 }
 
+/** What making the page reads besides its shape: how a slot is told to match, the matches, a budget. */
+export interface PageInput extends PageShape {
+  /** Is the slot a match? (a mask read, or the scope and the clause's answer per code read directly) */
+  keep(slot: number): boolean;
+  /** When `keep` is a read of this mask (1: a match): walks then read it in loops of their own (walkMask). */
+  mask?: Uint8Array;
+  /** The matching slots (any order), gathered on first call: a page walked along a permutation never needs them. */
+  matched(): Uint32Array;
+  /**
+   * Slots the walks may still test (`keep` counts them down): a walk stops at the first slot that is not a match once
+   * it is below 0, and the page is then not made (`spent`).
+   */
+  budget?: Budget;
+}
+
+/** A budget of slots a walk may test, counted down by the walk's `keep`; spent below 0. */
+export interface Budget {
+  left: number;
+}
+
+const spent = (budget: Budget | undefined) => budget !== undefined && budget.left < 0;
+
 /**
  * The cost of sorting the matches, as for a whole sort: sortRange takes about 3n comparisons for a page, but with 3n
  * here strings' pages chose sorting where walking was faster (`filter[shortDescription][lt]`'s p99 grew several
@@ -57,7 +75,7 @@ export interface PageInput {
  */
 const sortCost = (n: number) => n * Math.log2(n + 2) * COMPARE_COST;
 /** Slots walked for the matches [from, to) of `among`: from whichever end of the list is nearer. */
-const walkCost = (input: PageInput, from: number, to: number, among: number, within?: Stretch) => (Math.min(to, among - from) * (within ? within.to - within.from : input.alive)) / Math.max(among, 1);
+const walkCost = (input: PageShape, from: number, to: number, among: number, within?: Stretch) => (Math.min(to, among - from) * (within ? within.to - within.from : input.alive)) / Math.max(among, 1);
 
 function sortedSlice(input: PageInput, slots: Uint32Array, keys: SortKey[], from: number, to: number): number[] {
   const copy = Uint32Array.from(slots);
@@ -74,7 +92,7 @@ function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean,
   const back = count - from < to;
   const [skip, end] = back ? [count - to, count - from] : [from, to];
   const zones = bucketZones ?? (keep === input.keep && !bucket && !within ? input.zones?.(key.field) : undefined);
-  if (zones) return zoneWalk(p, input.ctx.column(key.field), key.descending, back, keep, skip, end, zones, keep === input.keep ? input.mask : undefined);
+  if (zones) return zoneWalk(p, input.ctx.column(key.field), key.descending, back, keep, skip, end, zones, keep === input.keep ? input.mask : undefined, input.budget);
   // `keep` is the mask's read, or a bucket's test (its slots in the mask): both walked in walkMask's own loops
   if ((keep === input.keep || bucket) && input.mask) {
     const out = walkMask(p, input.ctx.column(key.field), key.descending, back, input.mask, skip, end, within, bucket);
@@ -82,36 +100,22 @@ function walked(input: PageInput, key: SortKey, keep: (slot: number) => boolean,
   }
   const out: number[] = [];
   let seen = 0;
+  const { budget } = input;
   (back ? walkBack : walk)(p, input.ctx.column(key.field), key.descending, (slot) => {
-    if (!keep(slot)) return true;
+    if (!keep(slot)) return !spent(budget);
     if (seen++ >= skip) out.push(slot);
     return seen < end;
   }, within);
   return back ? out.reverse() : out;
 }
 
-/**
- * How a page is made, chosen from the count and the costs before any slot is walked (the list's plan shows it):
- * - `past the end`: the page starts at or after the last match;
- * - `sort`: the matches sorted as far as the page needs;
- * - `walk`: one key's permutation walked (`back`: from the end), within a stretch or skipping blocks by zones;
- * - `counted buckets`: two keys, the leading one's values counted (a status): only the buckets the page needs walked;
- * - `buckets`: the matches split by the leading keys' values, each needed bucket walked along the last key (runs when
- *   there are more than MAX_BUCKETS);
- * - `runs`: runs of equal first key along its permutation, each sorted by the other keys.
- */
-export type PageWay =
-  | { how: 'past the end' }
-  | { how: 'sort'; keys: string[] }
-  | { how: 'walk'; along: string; descending: boolean; back: boolean; within: boolean; zones: boolean }
-  | { how: 'counted buckets'; lead: string; along: string }
-  | { how: 'buckets'; lead: string[]; along: string }
-  | { how: 'runs'; of: string; then: string[] };
+/** How a page is made (the plan's description names it: ../list-plan.ts). */
+export type { PageWay } from '../list-plan.ts';
 
 const DEFAULT_ORDER: SortKey[] = [{ field: 'id', descending: false, type: 'string' }];
 
-/** The way the page will be made (pageSlots runs it). */
-export function pageWay(input: PageInput): PageWay {
+/** The way the page will be made (pageSlots makes it), from its shape alone. */
+export function pageWay(input: PageShape): PageWay {
   const { total, offset, keys } = input;
   const to = Math.min(total, offset + input.size);
   if (offset >= to) return { how: 'past the end' };
@@ -135,27 +139,30 @@ export function pageWay(input: PageInput): PageWay {
 
 const runsWay = (order: SortKey[]): PageWay => ({ how: 'runs', of: order[0].field, then: order.slice(1).map((k) => k.field) });
 
-/** The page's slots, made the way given (pageWay's by default), and the way it was made (buckets may become runs). */
-export function pageSlots(input: PageInput, way: PageWay = pageWay(input)): { slots: number[]; way: PageWay } {
+/**
+ * The page's slots, made the way given (pageWay's), and whether the way gave way: `spent`, a walk stopped by its budget
+ * (the slots are then not the page); `runs`, a `buckets` page of more than MAX_BUCKETS buckets made by runs.
+ */
+export function pageSlots(input: PageInput, way: PageWay): { slots: number[]; spent: boolean; runs: boolean } {
+  const made = (slots: number[], runs = false) => ({ slots, spent: spent(input.budget), runs });
   const { total, offset } = input;
   const to = Math.min(total, offset + input.size);
   const order = input.keys.length > 0 ? input.keys : DEFAULT_ORDER;
   switch (way.how) {
     case 'past the end':
-      return { slots: [], way };
+      return made([]);
     case 'sort':
-      return { slots: sortedSlice(input, input.matched(), order, offset, to), way };
+      return made(sortedSlice(input, input.matched(), order, offset, to));
     case 'walk':
-      return { slots: walked(input, order[0], input.keep, total, offset, to, order.length === 1 ? input.stretch?.(order[0].field) : undefined), way };
+      return made(walked(input, order[0], input.keep, total, offset, to, order.length === 1 ? input.stretch?.(order[0].field) : undefined));
     case 'counted buckets':
-      return { slots: countedBuckets(input, order, leadCounts(input, order)!, offset, to), way };
+      return made(countedBuckets(input, order, leadCounts(input, order)!, offset, to));
     case 'buckets': {
       const slots = bucketed(input, order, offset, to);
-      if (slots) return { slots, way };
-      return { slots: runs(input, order, offset, to), way: runsWay(order) }; // more than MAX_BUCKETS
+      return slots ? made(slots) : made(runs(input, order, offset, to), true); // more than MAX_BUCKETS
     }
     case 'runs':
-      return { slots: runs(input, order, offset, to), way };
+      return made(runs(input, order, offset, to));
   }
 }
 
@@ -163,7 +170,7 @@ export function pageSlots(input: PageInput, way: PageWay = pageWay(input)): { sl
  * Two keys, the first an integer whose values the matches are counted by (a status, a priority; no nulls), their
  * counts summing to the total: the counts, else undefined.
  */
-function leadCounts(input: PageInput, order: SortKey[]): { values: Int32Array; nulls: number } | undefined {
+function leadCounts(input: PageShape, order: SortKey[]): { values: Int32Array; nulls: number } | undefined {
   if (order.length !== 2) return undefined;
   const counts = input.integerCounts?.(order[0].field);
   if (!counts || counts.nulls > 0 || input.ctx.column(order[0].field).kind !== 'number') return undefined;
@@ -209,7 +216,7 @@ function bucketPages(input: PageInput, last: SortKey, buckets: Array<{ count: nu
       else out.push(...walked(input, last, has, count, lo, hi, undefined, bucket, zones && zones.cost < cost ? zones : undefined));
     }
     start = end;
-    if (start >= to) break;
+    if (start >= to || spent(input.budget)) break;
   }
   return out;
 }
@@ -333,6 +340,7 @@ function runs(input: PageInput, order: SortKey[], from: number, to: number): num
     if (previous !== -1 && !sameOn(column, previous, slot) && !flush()) return (going = false);
     previous = slot;
     if (keep(slot)) run.push(slot);
+    else if (spent(input.budget)) return (going = false);
     return true;
   });
   if (going) flush();

@@ -36,14 +36,16 @@ export interface Zones {
  * descending walk visits a run of equal values forwards, so blocks are joined into segments across a boundary
  * inside a run: segments then end where values change, and are visited whole in the walk's order.
  */
-export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boolean, back: boolean, keep: (slot: number) => boolean, skip: number, stop: number, zones: Zones, mask?: Uint8Array): number[] {
+export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boolean, back: boolean, keep: (slot: number) => boolean, skip: number, stop: number, zones: Zones, mask?: Uint8Array, budget?: { left: number }): number[] {
   if (descending && zones.inRange && mask) return runWalk(p, column, back, mask, skip, stop, zones.inRange);
   const { slots, length } = p;
   const { block, kinds } = zones;
   const out: number[] = [];
   let seen = 0;
+  // a walk within a budget stops at a slot that is not a match once the budget is spent (page.ts PageInput.budget)
+  const spent = () => budget !== undefined && budget.left < 0;
   const visit = (slot: number) => {
-    if (!keep(slot)) return true;
+    if (!keep(slot)) return !spent();
     if (seen++ >= skip) out.push(slot);
     return seen < stop;
   };
@@ -75,7 +77,7 @@ export function zoneWalk(p: Permutation, column: MemoryColumn, descending: boole
       }
     }
     (back ? walkBack : walk)(p, column, descending, visit, { from, to });
-    if (seen >= stop) break;
+    if (seen >= stop || spent()) break;
   }
   return back ? out.reverse() : out;
 }

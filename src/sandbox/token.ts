@@ -1,12 +1,12 @@
 // POST /auth/v2/oauth/token: the client-credentials grant of D-13, form or JSON body (or HTTP Basic client
 // authentication), answered in OAuth 2.0's own format (RFC 6749 section 5).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OAuthError } from '../auth.ts';
-import type { Auth } from '../auth.ts';
-import { readBody } from '../../edge/body.ts';
-import type { ServiceLimits } from '../../spec/index.ts';
-import { readJson } from './body.ts';
-import { ApiError, sendJson } from './envelope.ts';
+import { OAuthError } from './auth.ts';
+import type { Auth } from './auth.ts';
+import { readBody } from '../edge/body.ts';
+import type { ServiceLimits } from '../spec/index.ts';
+import { readJson } from './http/body.ts';
+import { ApiError, sendJson } from './http/envelope.ts';
 
 /**
  * A form body's parameters; each at most once (RFC 6749 section 3.2: "MUST NOT be included more than once"). A body
