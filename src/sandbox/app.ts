@@ -18,7 +18,7 @@ import { readJson } from './http/body.ts';
 import { answerClientError, headTooLarge, trackRequestLines } from './http/client-error.ts';
 import { requestHeadBytes } from '../edge/head.ts';
 import { handleToken } from './token.ts';
-import { answerCors, edgeRefusal, installEdge, setSecurityHeaders } from './http/edge.ts';
+import { answerCors, edgeRefusal, installEdge, setSecurityHeaders } from './edge.ts';
 import { ApiError, atMostProblems, envHeader, newRequestId, sendError } from './http/envelope.ts';
 import { createRouter, requestTarget } from '../spec/routes.ts';
 import { readDemo, seedIfEmpty } from './seed.ts';

@@ -4,11 +4,11 @@
 import { isIP } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Environment } from '../../spec/types.ts';
-import type { Deployment } from '../deployment.ts';
-import { TRY_IT_PATH } from '../try-it.ts';
-import { DEFAULT_ENVIRONMENT, writeRawError, type EnvironmentOf } from './client-error.ts';
-import { ApiError, envHeader, newRequestId, sendError } from './envelope.ts';
+import type { Environment } from '../spec/types.ts';
+import type { Deployment } from './deployment.ts';
+import { TRY_IT_PATH } from './try-it.ts';
+import { DEFAULT_ENVIRONMENT, writeRawError, type EnvironmentOf } from './http/client-error.ts';
+import { ApiError, envHeader, newRequestId, sendError } from './http/envelope.ts';
 
 const CORS_EXPOSED = 'X-CareAPI-Env, Location, WWW-Authenticate, Retry-After, Content-Disposition, Allow, Deprecation, Sunset, RateLimit, RateLimit-Policy';
 
