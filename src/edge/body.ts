@@ -40,16 +40,3 @@ export async function readBody(req: Readable, limit: number): Promise<Buffer | '
 export async function drainBody(req: Readable): Promise<void> {
   await readBody(req, 0);
 }
-
-/** The first place (a path of keys) where a parsed JSON value nests deeper than `depthLimit`, or undefined. */
-export function tooDeepAt(value: unknown, depthLimit: number, root = 'body'): string | undefined {
-  const stack: Array<[unknown, number, string]> = [[value, 0, root]];
-  while (stack.length > 0) {
-    const [item, depth, at] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth >= depthLimit) return at;
-    const entries = Array.isArray(item) ? item.map((child, i) => [String(i), child] as const) : Object.entries(item);
-    for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], depth + 1, `${at}.${entries[i][0]}`]);
-  }
-  return undefined;
-}

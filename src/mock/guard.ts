@@ -5,7 +5,7 @@ import { drainBody, hasBody, mediaType, readBody } from '../edge/body.ts';
 import type { CareSpec, OperationSpec } from '../spec/index.ts';
 import { envelope, errorObject, type ForwardBody, type Refusal } from './envelope.ts';
 export type { ForwardBody, Refusal } from './envelope.ts';
-import { hostileParts } from './hostile-json.ts';
+import { hostileParts } from '../edge/json.ts';
 import { uploadForPrism } from './multipart.ts';
 
 
@@ -76,7 +76,7 @@ export async function readForwardBody(req: IncomingMessage, operation: Operation
     return refuse(400, 'body: Invalid JSON', 'invalid_json');
   }
   const hostile = hostileParts(parsed, limits.jsonDepth);
-  if (hostile.length > 0) return { status: 400, body: envelope(hostile) };
+  if (hostile.length > 0) return { status: 400, body: envelope(hostile.map((p) => errorObject(400, p.detail, p.code))) };
   // every JSON body of the description is an object: anything else is refused as the service words it (Prism: dict_type)
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return refuse(400, 'body: Input should be a valid dictionary or object to extract fields from', 'model_attributes_type');
