@@ -69,7 +69,10 @@ async function startedAsPrinted(): Promise<{ run: StartProcess; exportLine: stri
   const run = npmStart(['--memory', '--port', '0', '--no-mocks', '--loopback-only']);
   await run.waitFor(/Ctrl-C stops all/);
   const exportLine = run.output.split('\n').map((line) => line.trim()).find((line) => line.startsWith('export CARE_'));
-  if (!exportLine) throw new Error(`npm start printed no export line:\n${run.output}`);
+  if (!exportLine) {
+    await run.stop(); // leave nothing running behind a failed test
+    throw new Error(`npm start printed no export line:\n${run.output}`);
+  }
   return { run, exportLine };
 }
 
