@@ -15,9 +15,9 @@ import {
   WebhookVerificationError,
   type CareClientOptions,
 } from '../src/client/index.ts';
+import { API, clientOf, failure, getCase } from './support/misbehaving-client.ts';
 import { behave, startMisbehavingServer, type Behaviour, type MisbehavingServer } from './support/misbehaving-server.ts';
 
-const API = '/care/v0/sandbox';
 const TOKEN = '/auth/v2/oauth/token';
 const CASE = `${API}/cases/CS0010042`;
 const caseBody = { meta: {}, data: { id: 'CS0010042' } };
@@ -35,21 +35,6 @@ async function serve(routes: Record<string, Behaviour>): Promise<MisbehavingServ
   return server;
 }
 
-function clientOf(server: { url: string }, options: Partial<CareClientOptions> = {}) {
-  return createCareClient({ environment: 'sandbox', baseUrl: `${server.url}${API}`, authUrl: `${server.url}/auth/v2`, token: 'fixed', ...options });
-}
-
-const getCase = (client: ReturnType<typeof clientOf>, init: { signal?: AbortSignal } = {}) =>
-  client.GET('/cases/{caseId}', { params: { path: { caseId: 'CS0010042' } }, ...init });
-
-async function failure(promise: Promise<unknown>): Promise<CareApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CareApiError);
-  return error as CareApiError;
-}
 
 describe('paginate ends on a server that goes round in a cycle', () => {
   const pageA = [{ id: 'CS0010040' }, { id: 'CS0010041' }];

@@ -11,9 +11,9 @@ import {
   type CareClientOptions,
 } from '../src/client/index.ts';
 import { loadSpec } from '../src/spec/index.ts';
+import { API, clientOf, failure, getCase } from './support/misbehaving-client.ts';
 import { behave, startMisbehavingServer, startSilentServer, type Behaviour, type MisbehavingServer } from './support/misbehaving-server.ts';
 
-const API = '/care/v0/sandbox';
 const TOKEN = '/auth/v2/oauth/token';
 const caseBody = { meta: {}, data: { id: 'CS0010042' } };
 
@@ -29,21 +29,6 @@ async function serve(routes: Record<string, Behaviour>, fallback?: Behaviour): P
   return server;
 }
 
-function clientOf(server: { url: string }, options: Partial<CareClientOptions> = {}) {
-  return createCareClient({ environment: 'sandbox', baseUrl: `${server.url}${API}`, authUrl: `${server.url}/auth/v2`, token: 'fixed', ...options });
-}
-
-const getCase = (client: ReturnType<typeof clientOf>, init: { signal?: AbortSignal } = {}) =>
-  client.GET('/cases/{caseId}', { params: { path: { caseId: 'CS0010042' } }, ...init });
-
-async function failure(promise: Promise<unknown>): Promise<CareApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CareApiError);
-  return error as CareApiError;
-}
 
 const tokenAnswer = (expiresIn = 3600) => behave.json(200, { access_token: 'key-token', token_type: 'Bearer', expires_in: expiresIn });
 const apiKey = { keyId: 'AK0000007', secret: 'ck_secret' };
