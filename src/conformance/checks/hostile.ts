@@ -160,9 +160,9 @@ export const hostileChecks: Check[] = [
       const nested = (levels: number) => withKey(body, 'description', `${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}`);
       const send = (text: string) => ctx.call(ctx.customer, 'createCase', {}, { body: text, headers: { 'content-type': 'application/json' } });
       const notes: string[] = [];
-      const declared = /nested deeper than (\d+) levels/.exec(String(ctx.spec.document.info?.description ?? ''))?.[1];
-      if (declared) {
-        const limit = Number(declared);
+      // the depth x-care-limits declares (D-100): one level past it is too_deep, the limit itself is not
+      {
+        const limit = ctx.spec.limits.jsonDepth;
         const over = await send(nested(limit + 1));
         const errors = expectErrors(over, 400, `createCase nested ${limit + 1} levels deep (the description allows ${limit})`);
         expect(errors.some((e) => e.code === 'too_deep'), `${limit + 1} levels: no too_deep error: ${errors.map((e) => `${e.code} ${e.detail}`).join(' | ')}`, over);
