@@ -18,6 +18,7 @@ const DRAWS = Number(values.draws ?? 4);
 
 const { createSandbox } = (await import(resolve(root, 'src/sandbox/app.ts'))) as typeof import('../src/sandbox/app.ts');
 const { loadSpec, deref } = (await import(resolve(root, 'src/spec/index.ts'))) as typeof import('../src/spec/index.ts');
+const { validatorFor } = (await import(resolve(root, 'src/spec/ajv.ts'))) as typeof import('../src/spec/ajv.ts');
 
 let seed = 20261128;
 JSONSchemaFaker.option({ random: () => ((seed = (seed * 16807) % 2147483647) / 2147483647), alwaysFakeOptionals: true, maxLength: 64, maxItems: 4 });
@@ -35,12 +36,23 @@ async function token(env: 'production' | 'sandbox'): Promise<string> {
 
 /** The operand schema of `operator` on `field` of a list's filter schema, as the bundle declares it (D-105 included). */
 function operandSchema(filterSchema: any, field: string, operator: string): any {
-  const fieldSchema = deref(spec.document, deref(spec.document, filterSchema).properties[field]);
-  return deref(spec.document, fieldSchema.properties?.[operator]);
+  const fieldRef = deref(spec.document, filterSchema).properties[field];
+  const shared = deref(spec.document, deref(spec.document, fieldRef).properties?.[operator]);
+  // the per-list operand enum sits beside the shared field filter's $ref (D-105): both apply
+  const beside = fieldRef?.properties?.[operator];
+  return beside ? { ...shared, ...beside } : shared;
 }
 
+// An `enum` beside other keywords admits the members those keywords admit too; a schema-aware fuzzer (Schemathesis)
+// draws from them, while json-schema-faker would draw from the `pattern` alone.
+const canonical = (schema: any): any => {
+  if (!Array.isArray(schema?.enum)) return schema;
+  const validate = validatorFor(spec, schema);
+  return { enum: schema.enum.filter((member: unknown) => validate(member)) };
+};
+
 const draw = (schema: any): string => {
-  const value = JSONSchemaFaker.generate(structuredClone({ ...schema, components: spec.document.components }) as any);
+  const value = JSONSchemaFaker.generate(structuredClone({ ...canonical(schema), components: spec.document.components }) as any);
   return String(value);
 };
 

@@ -98,8 +98,15 @@ describe('list operations', () => {
     expect(Object.keys(list.filterFields)).toEqual(Object.keys(filterSchema.properties));
     for (const [name, ref] of Object.entries<any>(filterSchema.properties)) {
       const fieldSchema = deref(doc, ref);
-      expect(list.filterFields[name]).toEqual({ name, type: fieldSchema['x-care-value-type'], operators: Object.keys(fieldSchema.properties) });
+      // beside the $ref, the bundle's operand enums (D-105): every operator whose operand names a field has one
+      const operandNames = Object.fromEntries(Object.entries<any>(ref.properties ?? {}).map(([operator, operand]) => [operator, operand.enum]));
+      expect(list.filterFields[name]).toEqual({ name, type: fieldSchema['x-care-value-type'], operators: Object.keys(fieldSchema.properties), operandNames });
       for (const operator of list.filterFields[name].operators) expect(spec.operators[operator], operator).toBeDefined();
+      const fieldOperators = list.filterFields[name].operators.filter((operator) => spec.operators[operator].arity === 'field');
+      expect(Object.keys(operandNames).sort(), `${name}: operand enums`).toEqual(fieldOperators.sort());
+      for (const names of Object.values<string[]>(operandNames)) {
+        expect(names.map((n) => list.filterFields[n]?.type), `${name}: operand names of its own type`).toEqual(names.map(() => list.filterFields[name].type));
+      }
     }
     const sortEnum: string[] = deref(doc, op.parameters.find((p) => p.name === 'sort')!.schema).items.enum;
     expect(list.sortFields).toEqual(sortEnum.filter((n) => !n.startsWith('-')));

@@ -1,7 +1,7 @@
 // Step: bundle the modular source into one document, generated/care-api.yaml (both servers, every path).
 import { parse } from 'yaml';
 import type { BuildStep } from './context.ts';
-import { fillFieldEnums } from './field-enums.ts';
+import { completeBundle } from './complete.ts';
 import { runRedocly } from './redocly.ts';
 import { toYaml } from './yaml-out.ts';
 
@@ -14,7 +14,7 @@ export const bundleStep: BuildStep = {
     if (result.code !== 0) throw new Error(`redocly bundle failed (exit ${result.code}):\n${result.stderr}`);
     const document = parse(result.stdout, { maxAliasCount: -1 });
     if (!document?.openapi) throw new Error(`redocly bundle printed no document:\n${result.stderr}`);
-    fillFieldEnums(document);
+    completeBundle(document);
     context.documents.complete = document;
     context.write(COMPLETE_BUNDLE, toYaml(document));
   },

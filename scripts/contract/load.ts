@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fillFieldEnums } from '../build/field-enums.ts';
+import { completeBundle } from '../build/complete.ts';
 import { runRedocly } from '../build/redocly.ts';
 import { checkSize, checkTree, DiffRefusal, MAX_TREE_BYTES, MAX_TREE_FILES, parseBounded, readBounded, redoclyReason, shownFrom } from './bounded-read.ts';
 
@@ -24,9 +24,9 @@ async function bundleTree(openapiRoot: string, root: string, label: string): Pro
   // The same bundling as `npm run build` (scripts/build/bundle.ts), without the lint: a base may predate a rule.
   const result = await runRedocly(['bundle', openapiRoot, '--ext=yaml', '--lint-config=off'], root);
   if (result.code !== 0) throw new DiffRefusal(`${label}: Redocly could not bundle it: ${redoclyReason(result.stderr)}`);
-  // and the bundle step's own completion (field-name enums, D-20), so a tree compares equal to its bundle
+  // and the bundle step's own completion (D-20, D-105), so a tree compares equal to its bundle
   const document = parseDescription(result.stdout, label);
-  fillFieldEnums(document);
+  completeBundle(document);
   return document;
 }
 

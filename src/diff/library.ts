@@ -63,21 +63,46 @@ function prepare(document: any): any {
   return prepared;
 }
 
-/** A path item as JSON with every local `$ref` expanded (memoised per ref; a cycle is left as its ref). */
-function expandedJson(document: any, value: unknown, memo: Map<string, unknown>): string {
+/**
+ * `value` with every local `$ref` written out (memoised per ref; a cycle is left as its ref). A reference with
+ * siblings (one whose sibling overrides its target, left by withRefSiblingsInlined) becomes `{ $expanded,
+ * ...siblings }` for comparing (expandedJson), or stays a reference for the library (`markSiblings` false).
+ */
+function expanded(document: any, value: unknown, memo: Map<string, unknown>, markSiblings = true): unknown {
   const expand = (node: any, stack: string[]): unknown => {
     if (Array.isArray(node)) return node.map((item) => expand(item, stack));
     if (!node || typeof node !== 'object') return node;
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
       const ref = node.$ref;
-      if (stack.includes(ref)) return { $cycle: ref };
-      if (!memo.has(ref)) memo.set(ref, expand(deref(document, { $ref: ref }), [...stack, ref]));
+      if (stack.includes(ref)) return { $ref: ref };
       const { $ref: _ref, ...siblings } = node;
+      if (!markSiblings && Object.keys(siblings).length > 0) return { $ref: ref, ...(expand(siblings, stack) as object) };
+      if (!memo.has(ref)) memo.set(ref, expand(deref(document, { $ref: ref }), [...stack, ref]));
       return Object.keys(siblings).length > 0 ? { $expanded: memo.get(ref), ...(expand(siblings, stack) as object) } : memo.get(ref);
     }
     return Object.fromEntries(Object.entries(node).map(([key, inner]) => [key, expand(inner, stack)]));
   };
-  return JSON.stringify(expand(value, []));
+  return expand(value, []);
+}
+
+/** A path item as JSON with every local `$ref` expanded. */
+function expandedJson(document: any, value: unknown, memo: Map<string, unknown>): string {
+  return JSON.stringify(expanded(document, value, memo));
+}
+
+/**
+ * Parameters with every plain local `$ref` written out, each use its own copy. api-smart-diff resolves a reference met
+ * twice under one object (a shared field filter whose operand is itself a reference) as an `allOf` on the second
+ * use when the other side has that object inline: it reported a narrowed operand enum (D-105) as a removed `allOf`
+ * and an added type and pattern. Written out on both sides, only the real change is left.
+ */
+function writeOutParameterRefs(document: any): void {
+  const memo = new Map<string, unknown>();
+  for (const item of Object.values<any>(document.paths ?? {})) {
+    for (const owner of [item, ...METHODS.map((method) => item?.[method]).filter(Boolean)]) {
+      if (Array.isArray(owner.parameters)) owner.parameters = structuredClone(expanded(document, owner.parameters, memo, false));
+    }
+  }
 }
 
 /** Path items (synthetic webhooks included) whose expanded content is the same on both sides are left out of the
@@ -195,7 +220,16 @@ function typeChange(diff: LibraryDiff, readByIntegrator: boolean): Classificatio
   return (readByIntegrator ? gained : lost) ? 'breaking' : 'non-breaking';
 }
 
-function classify(diff: LibraryDiff, segments: Segment[], place: Place): { classification: Classification; rule: string } {
+/** Whether an added enum value is part of an `enum` the base did not have at all (the library reports its values). */
+function enumIsNew(diff: LibraryDiff, before: any): boolean {
+  if (diff.action !== 'add' || String(diff.path[diff.path.length - 2]) !== 'enum') return false;
+  let node = before;
+  for (const segment of diff.path.slice(0, -1)) node = deref(before, node)?.[segment];
+  // the library writes an empty `enum` into a side that had none
+  return node === undefined || (Array.isArray(node) && node.length === 0);
+}
+
+function classify(diff: LibraryDiff, segments: Segment[], place: Place, before: any): { classification: Classification; rule: string } {
   const what = detail(place.inner);
   const base = what ? `${place.area}.${what}` : place.area;
   const rule = (suffix: string) => `${base}.${suffix}`;
@@ -211,6 +245,8 @@ function classify(diff: LibraryDiff, segments: Segment[], place: Place): { class
   const readByIntegrator = place.direction === 'response' || place.direction === 'event';
   if (readByIntegrator && what === 'enum' && diff.action === 'remove') return { classification: 'breaking', rule: rule('narrowed') };
   if (readByIntegrator && what === 'enum' && diff.action === 'add') return { classification: 'breaking', rule: rule('widened') };
+  // An enum where a request had none admits fewer values (D-105's operand enums): the library calls it an addition.
+  if (!readByIntegrator && enumIsNew(diff, before)) return { classification: 'breaking', rule: rule('introduced') };
   if (what === 'type' && diff.action === 'replace') return { classification: typeChange(diff, readByIntegrator), rule: rule('changed') };
   // A request field that goes is refused (additionalProperties: false, D-35) or silently ignored: breaking both ways.
   if (place.direction === 'request' && what === 'property' && diff.action === 'remove') return { classification: 'breaking', rule: rule('removed') };
@@ -240,6 +276,8 @@ export function libraryChanges(base: any, head: any): Change[] {
   const before = prepare(withRefSiblingsInlined(base));
   const after = prepare(withRefSiblingsInlined(head));
   dropUnchanged(before, after);
+  writeOutParameterRefs(before);
+  writeOutParameterRefs(after);
   const { diffs } = quietly(() => apiCompare(before, after)) as { diffs: LibraryDiff[] };
   const changes: Change[] = [];
   for (const diff of diffs) {
@@ -256,7 +294,7 @@ export function libraryChanges(base: any, head: any): Change[] {
       changes.push(...judged);
       continue;
     }
-    const { classification, rule } = classify(diff, segments, place);
+    const { classification, rule } = classify(diff, segments, place, before);
     changes.push(makeChange({
       rule,
       classification,

@@ -37,9 +37,35 @@ export function inlineRefSiblings(document: any, value: any, stack: string[] = [
   }
   if (!resolved || typeof resolved !== 'object' || Array.isArray(resolved) || typeof resolved.$ref === 'string') return own;
   const { $ref: _ref, ...siblings } = own;
-  const overridden = Object.keys(siblings).filter((key) => key in resolved && JSON.stringify(resolved[key]) !== JSON.stringify(siblings[key]));
+  const properties = siblingProperties(document, resolved, siblings.properties, stack);
+  if (properties) siblings.properties = properties;
+  const overridden = Object.keys(siblings).filter((key) => key in resolved && JSON.stringify(resolved[key]) !== JSON.stringify(siblings[key]) && !(key === 'properties' && properties));
   if (overridden.some((key) => !isAnnotation(key))) return own;
   return { ...resolved, ...siblings };
+}
+
+/**
+ * Sibling `properties` beside a `$ref` whose target has `properties` too (D-105's per-list operand enums): both apply,
+ * so each named property is the target's subschema and the sibling's at once. Written out as one object when the
+ * sibling only adds to the target's subschema (a `$ref` given siblings, or an inline object given keywords it lacks or
+ * rewords); undefined when any property cannot be combined so, and the reference is then left as it is.
+ */
+function siblingProperties(document: any, resolved: any, added: unknown, stack: string[]): Record<string, unknown> | undefined {
+  if (!added || typeof added !== 'object' || Array.isArray(added) || !resolved.properties || typeof resolved.properties !== 'object') return undefined;
+  const combined: Record<string, unknown> = { ...resolved.properties };
+  for (const [name, addition] of Object.entries<any>(added)) {
+    const own = resolved.properties[name];
+    if (own === undefined) combined[name] = addition;
+    else if (own && typeof own === 'object' && typeof own.$ref === 'string' && addition && typeof addition === 'object') {
+      const inlined = inlineRefSiblings(document, { ...addition, $ref: own.$ref }, stack);
+      if (typeof inlined?.$ref === 'string' && Object.keys(inlined).length > 1) return undefined;
+      combined[name] = inlined;
+    } else if (own && typeof own === 'object' && addition && typeof addition === 'object') {
+      if (Object.keys(addition).some((key) => key in own && !isAnnotation(key) && JSON.stringify(own[key]) !== JSON.stringify(addition[key]))) return undefined;
+      combined[name] = { ...own, ...addition };
+    } else return undefined;
+  }
+  return combined;
 }
 
 /** The document with its references-with-siblings written out (a new object; `document` is left as it is). */

@@ -17,6 +17,15 @@ export function isListParameters(parameters: RawParameter[]): boolean {
   return names.has('page') && names.has('sort') && names.has('filter');
 }
 
+/** The operand enums the bundle writes beside a field's `$ref` to its shared field filter (D-105). */
+function operandNamesBeside(fieldSchemaOrRef: any): Record<string, string[]> {
+  const names: Record<string, string[]> = {};
+  for (const [operator, operand] of Object.entries<any>(fieldSchemaOrRef?.$ref ? fieldSchemaOrRef.properties ?? {} : {})) {
+    if (Array.isArray(operand?.enum)) names[operator] = operand.enum.map(String);
+  }
+  return names;
+}
+
 function readFilterFields(document: any, filterSchema: any, where: string): Record<string, FilterFieldSpec> {
   const schema = deref(document, filterSchema);
   const fields: Record<string, FilterFieldSpec> = {};
@@ -26,7 +35,7 @@ function readFilterFields(document: any, filterSchema: any, where: string): Reco
     if (!VALUE_TYPES.includes(type)) {
       throw new Error(`${where}: filter field ${name} has no known x-care-value-type (got ${String(type)})`);
     }
-    fields[name] = { name, type, operators: Object.keys(fieldSchema.properties ?? {}) };
+    fields[name] = { name, type, operators: Object.keys(fieldSchema.properties ?? {}), operandNames: operandNamesBeside(fieldSchemaOrRef) };
   }
   return fields;
 }

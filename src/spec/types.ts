@@ -22,6 +22,8 @@ export interface FilterFieldSpec {
   type: ValueType;
   /** Operators that apply to this field, in declaration order. */
   operators: string[];
+  /** For operators whose operand names a field (`sameas`): the names the list's description allows (D-105). */
+  operandNames: Record<string, string[]>;
 }
 
 export interface ListSpec {

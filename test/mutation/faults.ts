@@ -155,6 +155,9 @@ export const FAULTS: Fault[] = [
   { name: 'filter-invalid-accepted', area: 'filters', description: 'an invalid filter is ignored instead of refused',
     response: async (res, req, proxy) => (res.status === 400 && queryOf(req).toString().includes('filter')
       ? proxy.forward(mapQuery(req, (p) => (p.startsWith('filter[') ? null : p))) : res) },
+  { name: 'sameas-self-refused', area: 'filters', description: 'sameas and notSameas refuse the field itself as operand, which the list operand enum lists (D-105)',
+    response: (res, req) => (/(?:^|&)filter\[([^\]]+)\]\[(?:sameas|notSameas)\]=\1(?:&|$)/.test(rawQuery(req))
+      ? errorResponse(res, 400, 'Bad Request', 'query.filter: a field cannot be compared with itself') : res) },
 
   // filters: faults a data-dependent suite lets pass (issue 11), caught only by data built to tell operators apart
   { name: 'startswith-as-contains', area: 'filters', description: 'startswith (and notStartswith) run as contains',

@@ -21,7 +21,9 @@ async function snapshot(ctx: Context, op: string, params: Record<string, string>
 export function valueFor(field: FilterFieldSpec, operator: string, arity: string, items: any[], fields: Record<string, FilterFieldSpec>): unknown {
   if (arity === 'none') return true;
   if (arity === 'field') {
-    const others = Object.values(fields).filter((f) => f.name !== field.name && f.type === field.type);
+    // the names the description allows (D-105), else the list's fields of the same type (D-44)
+    const allowed = field.operandNames[operator];
+    const others = Object.values(fields).filter((f) => f.name !== field.name && (allowed ? allowed.includes(f.name) : f.type === field.type));
     // Prefer a field that sometimes holds the same value (createdAt and created), so both answers are non-trivial.
     const same = others.find((o) => items.some((i) => !isNull(i[field.name]) && i[field.name] === i[o.name]));
     return (same ?? others[0])?.name;
@@ -143,6 +145,30 @@ export const filterChecks: Check[] = [
       const clauses = clausesOf(ctx, op, filter);
       const expected = all.items.filter((i) => matchesFilters(i, clauses, ctx.spec.operators));
       expect(sameSet(ids(r.items), ids(expected)), `${op}?${decodeURIComponent(filter)}: ${expected.length} items satisfy both filters, the answer holds ${r.items.length}`, r.exchange);
+    },
+  }),
+  perListOperation({
+    id: 'filters.operand-names',
+    area: 'filters',
+    title: 'sameas and notSameas take every field name the description lists for them and refuse one it leaves out',
+    statements: ['D-105.operand-schemas', 'D-44.grammar-errors'],
+    async run(ctx, op, params) {
+      const fields = Object.values(ctx.spec.operation(op).list!.filterFields);
+      let taken = 0;
+      for (const field of fields) {
+        for (const [operator, names] of Object.entries(field.operandNames)) {
+          for (const name of names) {
+            const query = `filter[${field.name}][${operator}]=${encodeURIComponent(name)}&page[size]=1`;
+            const x = await ctx.call(ctx.customer, op, params, { query });
+            expect(x.status === 200, `${op}?${query}: the description lists ${name} for ${operator} on ${field.name}, the answer is ${x.status}`, x);
+            taken++;
+          }
+          const outside = fields.find((other) => !names.includes(other.name));
+          if (outside) await expectEachRefused(ctx, op, params, [`filter[${field.name}][${operator}]=${outside.name}`], 'query.filter');
+        }
+      }
+      if (taken === 0) throw new Skip(`${op}: the description lists no operand names (a bundle before D-105)`);
+      return `${taken} operand names taken`;
     },
   }),
   perListOperation({
