@@ -15,6 +15,7 @@ import { observableChecks } from './observable.ts';
 import { operationsChecks } from './operations.ts';
 import { paginationChecks } from './pagination.ts';
 import { promiseChecks } from './promises.ts';
+import { rateLimitFieldChecks } from './rate-limit-fields.ts';
 import { resourceChecks } from './resources.ts';
 import { scopingChecks } from './scoping.ts';
 import { sortingChecks } from './sorting.ts';
@@ -42,5 +43,6 @@ export const ALL_CHECKS: Check[] = [
   ...hostileChecks,
   ...limitsChecks,
   ...promiseChecks,
+  ...rateLimitFieldChecks,
   // Grouped by area in the order of AREAS (a stable sort keeps each area's own order).
 ].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));
