@@ -73,6 +73,8 @@ function rebuilt(d: Delivery, edit: (payload: any) => void): Delivery {
 const freshKeys = new Set<string>();
 /** The last externalReference written to each contract, by whichever account. */
 const sharedReferences = new Map<string, unknown>();
+/** A case without contract some list answered (D-07). */
+let contractless: any;
 /** Partner comments by case, with the authorization that wrote them. */
 const partnerComments = new Map<string, { comment: any; authorization?: string }>();
 
@@ -137,11 +139,17 @@ export const DECISION_FAULTS: Fault[] = [
   { name: 'backreference-accepted', area: 'filters', description: 'match runs a backtracking engine that takes backreferences (D-68)',
     response: async (res, req, proxy) => (res.status === 400 && /\[match\]=[^&]*(%5C|\\)\d/i.test(req.url) ? proxy.forward(mapQuery(req, (p) => (/\[match\]=/.test(p) ? null : p))) : res) },
 
+  { name: 'integer-operand-as-double', area: 'filters', description: 'an integer operand past 2^53 − 1 is taken as the nearest double, not refused (D-105)',
+    // The target is made to take it by the safe integer a double parser would have compared with.
+    request: (req) => mapQuery(req, (p) => (p.startsWith('filter[') ? p.replace(/=(-?\d{16,})$/, (_, n) => `=${Math.sign(Number(n)) * Math.min(Math.abs(Number(n)), Number.MAX_SAFE_INTEGER)}`) : p)) },
+
   // coercion
   { name: 'numbers-taken-as-strings', area: 'coercion', description: 'a number for a string field is stored as its text (lax coercion) (D-46)',
     request: (req) => mapMembers(req, (_k, v, declared) => (typeof v === 'number' && typesOf(declared).includes('string') && !typesOf(declared).includes('integer') ? String(v) : v)) },
 
   // validation
+  { name: 'error-codes-upper-case', area: 'validation', description: 'error codes are answered in upper case (EXTRA_FORBIDDEN), not the codes the decisions name (D-25)',
+    response: editJson((json) => { for (const e of json.errors) if (typeof e.code === 'string') e.code = e.code.toUpperCase(); }, (res) => res.status >= 400 && Array.isArray(jsonOf(res)?.errors)) },
   { name: 'unknown-members-dropped', area: 'validation', description: 'members a body schema does not declare are dropped, not refused (D-35)',
     request: (req) => (req.method === 'GET' ? req : mapMembers(req, (k, v, declared) => (declared === undefined ? undefined : v))) },
   { name: 'customer-partner-comment-downgraded', area: 'validation', description: "a customer's partner comment is stored as a plain comment, not refused 403 (D-09)",
@@ -170,6 +178,14 @@ export const DECISION_FAULTS: Fault[] = [
     } },
 
   // scoping
+  { name: 'contractless-cases-listed-to-all', area: 'scoping', description: 'a case without contract is listed to partner accounts too, not only to its customer (D-07)',
+    response: editJson((json) => {
+      contractless ??= json.data.find((c: any) => c.contract === null);
+      if (!contractless || json.data.some((c: any) => c.id === contractless.id)) return;
+      json.data.push(contractless);
+      json.meta.page.count++;
+      json.meta.page.totalCount++;
+    }, (res, req) => req.method === 'GET' && /\/cases$/.test(pathOf(req)) && !queryOf(req).toString().includes('filter') && isList(jsonOf(res))) },
   { name: 'foreign-contract-filter-empty', area: 'scoping', description: 'a list filtered on a contract the account does not control is empty, not 403 (D-30)',
     response: (res, req) => (res.status === 403 && req.method === 'GET' && queryOf(req).toString().includes('filter%5Bcontract%5D')
       ? { status: 200, headers: { 'content-type': 'application/json', 'x-careapi-env': 'Sandbox' }, body: Buffer.from(JSON.stringify({ meta: { page: { number: 1, size: 50, count: 0, totalCount: 0 } }, data: [] })) } : res) },
