@@ -256,6 +256,8 @@ export const DECISION_FAULTS: Fault[] = [
       const rename = (s: any) => (s?.type === 'header' && RESERVED_HEADERS.includes(String(s.name).toLowerCase()) ? { ...s, name: `X-Was-${s.name}` } : s);
       return mapMembers(req, (k, v) => (k !== 'authorization' ? v : Array.isArray(v) ? v.map(rename) : rename(v)));
     } },
+  { name: 'retry-at-once', area: 'webhooks', description: 'a delivery answered 503 is retried at once, ignoring its Retry-After (D-17)',
+    deliveryAnswer: async (res, resend) => (res.status === 503 ? resend() : res) },
   { name: 'event-meta-untriggered', area: 'webhooks', description: 'deliveries of triggered events say meta.triggered false (D-18)',
     response: rememberSigningSecret,
     delivery: (d) => rebuilt(d, (payload) => { payload.meta.triggered = false; }) },

@@ -31,8 +31,8 @@ export interface Fault {
   request?: (req: ProxyRequest, proxy: FaultProxy) => ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;
   response?: (res: ProxyResponse, req: ProxyRequest, proxy: FaultProxy) => ProxyResponse | Promise<ProxyResponse>;
   delivery?: (d: Delivery) => Delivery;
-  /** Change the receiver's answer to a delivery before the target sees it. */
-  deliveryAnswer?: (res: ProxyResponse) => ProxyResponse;
+  /** Change the receiver's answer to a delivery before the target sees it; `resend` delivers it again. */
+  deliveryAnswer?: (res: ProxyResponse, resend: () => Promise<ProxyResponse>) => ProxyResponse | Promise<ProxyResponse>;
 }
 
 const DELIVER = '/__deliver/';
@@ -217,7 +217,8 @@ export class FaultProxy {
     let d: Delivery = { headers: { ...req.headers }, body: req.body };
     if (this.fault?.delivery) d = this.fault.delivery(d);
     const url = new URL(target);
-    const answer = await this.forward({ method: req.method, url: url.pathname + url.search, headers: d.headers, body: d.body }, url.origin);
-    return this.fault?.deliveryAnswer ? this.fault.deliveryAnswer(answer) : answer;
+    const send = () => this.forward({ method: req.method, url: url.pathname + url.search, headers: d.headers, body: d.body }, url.origin);
+    const answer = await send();
+    return this.fault?.deliveryAnswer ? this.fault.deliveryAnswer(answer, send) : answer;
   }
 }
