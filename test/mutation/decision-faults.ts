@@ -78,6 +78,10 @@ let contractless: any;
 /** Partner comments by case, with the authorization that wrote them. */
 const partnerComments = new Map<string, { comment: any; authorization?: string }>();
 
+/** What a deployment with composite keys appends to every id (a tenant and a record UUID): past D-38's 64 characters. */
+const TENANT_KEY = ':2f1c0a52-7d3e-4b9a-9c61-0e5d8a4b7f13:9b0e4d2c-1a7f-4c3e-8d5b-6f2a0c9e1b47';
+const TENANT_KEY_IN_REQUEST = new RegExp(TENANT_KEY.split(':').join('(?::|%3A)'), 'gi');
+
 const RESERVED_HEADERS: string[] = spec.resolve('#/components/schemas/WebhookAuthHeader').properties.name['x-care-reserved-names'] ?? [];
 const EVENT_TYPES = Object.keys(spec.document.webhooks ?? {});
 const CASE_READ_ONLY = ['id', 'createdAt', 'created', 'updatedAt', 'incident'];
@@ -89,6 +93,11 @@ export const DECISION_FAULTS: Fault[] = [
       const unknown = [...queryOf(req).keys()].find((k) => !/^(page\[|filter\[|sort$)/.test(k));
       return req.method === 'GET' && unknown ? ownError(400, 'extra_forbidden', `query.${unknown}: Extra inputs are not permitted`) : req;
     } },
+  { name: 'ids-past-64-characters', area: 'operations', description: 'ids are composite keys (the id, a tenant and a record UUID), longer than 64 characters (D-38)',
+    request: (req) => ({ ...req, url: req.url.replace(TENANT_KEY_IN_REQUEST, ''), body: Buffer.from(req.body.toString('latin1').replace(TENANT_KEY_IN_REQUEST, ''), 'latin1') }),
+    response: editJson((json) => forEachItem(json, (i) => { if (typeof i?.id === 'string') i.id += TENANT_KEY; })) },
+  { name: 'malformed-target-502', area: 'operations', description: 'a front gateway answers a request target that is no path and no URL with 502, not 400 (D-89)',
+    request: (req) => (req.url.startsWith('/') ? req : { status: 502, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body>502 Bad Gateway</body></html>') }) },
   { name: 'unknown-path-as-403', area: 'operations', description: 'a path of no operation is 403, as an API gateway answers "missing authentication token" (D-37)',
     response: (res) => (res.status === 404 && /^path: no operation/.test(jsonOf(res)?.errors?.[0]?.detail ?? '') ? errorResponse(res, 403, 'Forbidden', 'path: missing authentication token') : res) },
   { name: 'head-not-served', area: 'operations', description: 'HEAD is 405 where GET is served: a framework without automatic HEAD (D-69)',
