@@ -17,6 +17,7 @@ import { paginationChecks } from './pagination.ts';
 import { promiseChecks } from './promises.ts';
 import { rateLimitFieldChecks } from './rate-limit-fields.ts';
 import { resourceChecks } from './resources.ts';
+import { retryChecks } from './retries.ts';
 import { scopingChecks } from './scoping.ts';
 import { sortingChecks } from './sorting.ts';
 import { validationChecks } from './validation.ts';
@@ -44,5 +45,6 @@ export const ALL_CHECKS: Check[] = [
   ...limitsChecks,
   ...promiseChecks,
   ...rateLimitFieldChecks,
+  ...retryChecks,
   // Grouped by area in the order of AREAS (a stable sort keeps each area's own order).
 ].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));
