@@ -1,15 +1,17 @@
 // operations.rate-limit against a reference sandbox that limits (--rate-limit): its 429s carry Retry-After and the
 // check passes; with Retry-After stripped by the fault proxy the same check fails. (The sandbox of the other suite
-// tests does not limit, so there the check is skipped with its reason.)
+// tests does not limit, so there the check is skipped with its reason.) operations.rate-limit-fields (D-102) judges
+// the RateLimit fields of the same answers: every one carries both, and one dropped by the proxy fails it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observableChecks } from '../src/conformance/checks/observable.ts';
+import { rateLimitFieldChecks } from '../src/conformance/checks/rate-limit-fields.ts';
 import { validateConfig } from '../src/conformance/config.ts';
 import { runSuite } from '../src/conformance/runner.ts';
 import type { TargetConfig } from '../src/conformance/types.ts';
 import { FaultProxy } from './mutation/proxy.ts';
 import { startSandbox } from './support/conformance-targets.ts';
 
-const check = observableChecks.filter((c) => c.id === 'operations.rate-limit');
+const check = [...observableChecks.filter((c) => c.id === 'operations.rate-limit'), ...rateLimitFieldChecks];
 
 describe('Retry-After on 429 (D-31)', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -39,8 +41,9 @@ describe('Retry-After on 429 (D-31)', () => {
 
   it('passes against a sandbox that limits, having seen 429s', async () => {
     const report = await run(direct);
-    expect(report.results.map((r) => [r.id, r.status, r.failure?.why ?? r.reason])).toEqual([['operations.rate-limit', 'passed', undefined]]);
+    expect(report.results.map((r) => [r.id, r.status, r.failure?.why ?? r.reason])).toEqual([['operations.rate-limit', 'passed', undefined], ['operations.rate-limit-fields', 'passed', undefined]]);
     expect(report.results[0].note).toMatch(/answered 429/);
+    expect(report.results[1].note).toMatch(/^\d+ answers carried both fields/);
   }, 60_000);
 
   it('fails when the 429s lose Retry-After', async () => {
@@ -52,6 +55,20 @@ describe('Retry-After on 429 (D-31)', () => {
       const report = await run(proxied);
       expect(report.results[0].status).toBe('failed');
       expect(report.results[0].failure?.why).toMatch(/Retry-After/);
+    } finally {
+      proxy.fault = null;
+    }
+  }, 60_000);
+
+  it('fails operations.rate-limit-fields when the 429s lose RateLimit-Policy', async () => {
+    proxy.fault = {
+      name: 'rate-limit-policy-missing', area: 'operations', description: '429 without RateLimit-Policy',
+      response: (res) => { if (res.status !== 429) return res; const h = { ...res.headers }; delete h['ratelimit-policy']; return { ...res, headers: h }; },
+    };
+    try {
+      const report = await run(proxied);
+      expect(report.results.map((r) => [r.id, r.status])).toEqual([['operations.rate-limit', 'passed'], ['operations.rate-limit-fields', 'failed']]);
+      expect(report.results[1].failure?.why).toBe('the answer carries RateLimit without RateLimit-Policy');
     } finally {
       proxy.fault = null;
     }

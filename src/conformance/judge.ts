@@ -13,6 +13,9 @@ export function declaredResponse(op: OperationSpec, status: number): ResponseSpe
   );
 }
 
+/** A Retry-After value: delay-seconds or an HTTP-date (RFC 9110 section 10.2.3). */
+export const isRetryAfter = (value: string | undefined) => value !== undefined && (/^\d+$/.test(value) || !Number.isNaN(Date.parse(value)));
+
 const mediaType = (value: string | undefined) => (value ?? '').split(';')[0].trim().toLowerCase();
 
 function contentTypeMatches(actual: string, declared: string): boolean {
@@ -27,6 +30,8 @@ export function judge(spec: CareSpec, op: OperationSpec, x: Exchange, envHeader:
   const problems: string[] = [];
   const where = `${op.operationId} answered ${x.status}`;
   if (x.status >= 500) problems.push(`${where}: a server error (5xx) is never a conforming answer`);
+  // 429 and 503 tell when to come back (D-31, D-103).
+  if ((x.status === 429 || x.status === 503) && !isRetryAfter(x.headers['retry-after'])) problems.push(`${where}: no valid Retry-After (got ${x.headers['retry-after'] ?? 'none'})`);
   const env = x.headers['x-careapi-env'];
   if (env !== envHeader) problems.push(`${where}: X-CareAPI-Env is ${env === undefined ? 'missing' : `"${env}"`}, expected "${envHeader}"`);
   const declared = declaredResponse(op, x.status);

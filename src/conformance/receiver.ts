@@ -15,6 +15,8 @@ export interface Delivery {
   json: any;
   /** Arrival order across the whole receiver. */
   seq: number;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 interface Waiter {
@@ -29,8 +31,8 @@ export class Receiver {
   private baseUrl?: string;
   private starting?: Promise<string>;
   private paths = 0;
-  /** Paths that answer a status other than 204 (a check of how the service takes a refusal, e.g. 410 Gone). */
-  private readonly statuses = new Map<string, number>();
+  /** Paths that answer otherwise than 204 (a check of how the service takes a refusal, e.g. 410 Gone). */
+  private readonly answers = new Map<string, { status: number; headers: Record<string, string> }>();
 
   /** `signal`: the run's interruption; a wait in progress ends at once when it fires. */
   constructor(private readonly signal?: AbortSignal) {}
@@ -60,9 +62,10 @@ export class Receiver {
           } catch {
             json = undefined;
           }
-          const delivery: Delivery = { path: req.url ?? '/', headers: req.headers, body, json, seq: this.deliveries.length };
+          const delivery: Delivery = { path: req.url ?? '/', headers: req.headers, body, json, seq: this.deliveries.length, at: Date.now() };
           this.deliveries.push(delivery);
-          res.writeHead(this.statuses.get(delivery.path) ?? 204).end();
+          const answer = this.answers.get(delivery.path);
+          res.writeHead(answer?.status ?? 204, answer?.headers).end();
           for (const w of this.waiters.filter((w) => w.match(delivery))) {
             this.waiters.splice(this.waiters.indexOf(w), 1);
             w.resolve(delivery);
@@ -87,9 +90,9 @@ export class Receiver {
     return { url: base + path, path };
   }
 
-  /** Make deliveries to `path` answered with `status` from now on. */
-  answer(path: string, status: number): void {
-    this.statuses.set(path, status);
+  /** Make deliveries to `path` answered with `status` (and `headers`) from now on. */
+  answer(path: string, status: number, headers: Record<string, string> = {}): void {
+    this.answers.set(path, { status, headers });
   }
 
   /** The first delivery (already received or still to come) that matches, or an Error after `timeoutMs`. */

@@ -1,31 +1,9 @@
 // The faults the proxy can inject: each a small, realistic way for a deployment to break the contract, and the
-// suite area that must notice it.
+// suite area that must notice it. Those of decisions with no fault of their own before issue 46 are in
+// decision-faults.ts.
+import { DECISION_FAULTS } from './decision-faults.ts';
+import { editJson, errorResponse, forEachItem, isList, mapQuery, ownError, pathOf, queryOf, rawQuery } from './fault-kit.ts';
 import { jsonOf, withJson, type Fault, type FaultProxy, type ProxyRequest, type ProxyResponse } from './proxy.ts';
-
-const isList = (json: any) => Array.isArray(json?.data) && json?.meta?.page;
-const queryOf = (req: ProxyRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
-const pathOf = (req: ProxyRequest) => req.url.split('?')[0];
-const rawQuery = (req: ProxyRequest) => req.url.split('?')[1] ?? '';
-
-/** Rewrite the query string's raw `key=value` parts (kept raw: the grammar's escapes must survive). */
-function mapQuery(req: ProxyRequest, keep: (part: string) => string | null): ProxyRequest {
-  const parts = rawQuery(req).split('&').filter(Boolean).map(keep).filter((p): p is string => p !== null);
-  return { ...req, url: pathOf(req) + (parts.length ? `?${parts.join('&')}` : '') };
-}
-
-function editJson(edit: (json: any, res: ProxyResponse, req: ProxyRequest) => any, when: (res: ProxyResponse, req: ProxyRequest) => boolean = () => true) {
-  return (res: ProxyResponse, req: ProxyRequest): ProxyResponse => {
-    const json = jsonOf(res);
-    if (json === undefined || !when(res, req)) return res;
-    return withJson(res, edit(json, res, req) ?? json);
-  };
-}
-
-function errorResponse(res: ProxyResponse, status: number, title: string, detail: string): ProxyResponse {
-  return withJson({ ...res, status, headers: { ...res.headers, 'content-type': 'application/json' } }, {
-    meta: {}, errors: [{ status: String(status), title, detail, code: '' }],
-  });
-}
 
 /**
  * A server that reads `filter[field][operator]` with its own (wrong) test: the proxy asks the target for the list
@@ -64,17 +42,6 @@ const NAIVE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 
 /** Secrets the faults that leak them have seen go by (webhook authorization, API key secrets). */
 const seenSecrets: string[] = [];
-
-const forEachItem = (json: any, f: (item: any) => void) => {
-  if (Array.isArray(json?.data)) json.data.forEach(f);
-  else if (json?.data && typeof json.data === 'object') f(json.data);
-};
-
-
-/** An error envelope the proxy answers itself (a fault that refuses or misroutes before the target sees it). */
-function ownError(status: number, code: string, detail: string, headers: Record<string, string> = {}): ProxyResponse {
-  return { status, headers: { 'content-type': 'application/json', 'x-careapi-env': 'Sandbox', ...headers }, body: Buffer.from(JSON.stringify({ meta: {}, errors: [{ status: String(status), title: 'Error', detail, code }] })) };
-}
 
 /** Drop the keys __proto__, constructor and prototype below the top level of a JSON value (a top-level-only check). */
 function stripNestedPrototypeKeys(value: any, depth = 0): void {
@@ -333,4 +300,5 @@ export const FAULTS: Fault[] = [
     request: (req) => (req.method === 'GET' && /\/events\/case\.[a-z.]+$/.test(pathOf(req)) ? ownError(404, 'not_found', `path.eventId: event ${pathOf(req).split('/').pop()} not found`) : req) },
   { name: 'no-host-served', area: 'operations', description: 'an HTTP/1.1 request without Host is served as if it had one (D-89)',
     request: (req) => (req.headers.host === undefined ? { ...req, headers: { ...req.headers, host: 'served.invalid' } } : req) },
+  ...DECISION_FAULTS,
 ];

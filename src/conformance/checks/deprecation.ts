@@ -24,7 +24,7 @@ export const deprecationChecks: Check[] = [
     id: 'operations.deprecation',
     area: 'operations',
     title: 'A deprecated operation answers Deprecation and Sunset with the dates of the description, errors included',
-    statements: ['S9.versioning', 'D-54.deprecation-headers'],
+    statements: ['S9.versioning', 'D-33.deprecation', 'D-54.deprecation-headers'],
     needs: ['state'], // a mock answers the headers' examples, not the operation's dates
     cases: (ctx) => {
       const ids = deprecated(ctx).map((op) => op.operationId);

@@ -175,7 +175,7 @@ export const filterChecks: Check[] = [
     id: 'filters.invalid',
     area: 'filters',
     title: 'An invalid field, operator or value is 400 with one error object per problem',
-    statements: ['S1.filter-invalid', 'S7.status-400', 'S7.error-object', 'D-44.grammar-errors'],
+    statements: ['S1.filter-invalid', 'S7.status-400', 'S7.error-object', 'D-44.grammar-errors', 'D-105.operand-schemas'],
     async run(ctx, op, params) {
       const list = ctx.spec.operation(op).list!;
       const fields = Object.values(list.filterFields);
@@ -187,7 +187,11 @@ export const filterChecks: Check[] = [
       }
       const typed = (type: string) => fields.find((f) => f.type === type);
       const int = typed('integer');
-      if (int) bad.push(`filter[${int.name}][eq]=conformance`, `filter[${int.name}][between]=1`);
+      // An integer operand lies within ±(2^53 − 1) (D-105): one past it would be rounded by a double.
+      if (int) bad.push(`filter[${int.name}][eq]=conformance`, `filter[${int.name}][between]=1`, `filter[${int.name}][eq]=9007199254740992`);
+      // A list value admits the escapes \, and \\ only (D-23, D-105).
+      const textField = fields.find((f) => f.type === 'string' && f.operators.includes('in'));
+      if (textField) bad.push(`filter[${textField.name}][in]=a%5Cq,b`);
       const dt = typed('datetime');
       if (dt) bad.push(`filter[${dt.name}][gt]=yesterday`);
       const bool = typed('boolean');

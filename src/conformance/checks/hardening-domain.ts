@@ -124,7 +124,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'resources.contacts-on-contract-move',
     area: 'resources',
     title: "Moving a case to another customer's contract re-validates the contacts it keeps (D-47)",
-    statements: ['S2.contacts', 'S1.contract-scoping', 'D-47.contacts-on-move'],
+    statements: ['S2.contacts', 'S1.contract-scoping', 'D-25.codes', 'D-47.contacts-on-move'],
     needs: ['writes', 'partner', 'state'],
     async run(ctx) {
       const shared = await sharedContract(ctx);
@@ -170,7 +170,7 @@ export const hardeningDomainChecks: Check[] = [
     id: 'webhooks.patterns',
     area: 'webhooks',
     title: 'Contract and event-type patterns that match nothing yet are accepted; unknown exact names are refused (D-80)',
-    statements: ['S2.webhook-fields', 'S6.delivery-filters', 'D-80.patterns'],
+    statements: ['S2.webhook-fields', 'S6.delivery-filters', 'D-16.patterns', 'D-80.patterns'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const patterns = await disabledWebhook(ctx, 'patterns', { contracts: [`${ctx.runTag}-none-*`], eventTypes: ['case.*', `${ctx.runTag}.*`] });

@@ -124,7 +124,7 @@ export const hostileChecks: Check[] = [
     id: 'validation.prototype-keys',
     area: 'validation',
     title: 'Prototype keys (__proto__, constructor, prototype) in a JSON body, at the top level or nested, are 400 extra_forbidden naming them, in every body',
-    statements: ['S7.status-400', 'S7.error-object', 'D-35.unknown-body', 'D-87.hostile-bodies'],
+    statements: ['S7.status-400', 'S7.error-object', 'D-25.codes', 'D-35.unknown-body', 'D-87.hostile-bodies'],
     needs: ['writes', 'state'],
     cases: (ctx) => jsonBodies(ctx),
     async run(ctx, op) {
@@ -152,7 +152,7 @@ export const hostileChecks: Check[] = [
     id: 'validation.deep-json',
     area: 'validation',
     title: `JSON nested beyond the declared depth is 400 too_deep, ${DEEP} deep too (not a 5xx), and the service answers afterwards`,
-    statements: ['S7.status-400', 'S1.error-envelope', 'D-87.hostile-bodies'],
+    statements: ['S7.status-400', 'S1.error-envelope', 'D-25.codes', 'D-87.hostile-bodies'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const body = await validBody(ctx, 'createCase');

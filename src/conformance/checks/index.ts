@@ -15,7 +15,9 @@ import { observableChecks } from './observable.ts';
 import { operationsChecks } from './operations.ts';
 import { paginationChecks } from './pagination.ts';
 import { promiseChecks } from './promises.ts';
+import { rateLimitFieldChecks } from './rate-limit-fields.ts';
 import { resourceChecks } from './resources.ts';
+import { retryChecks } from './retries.ts';
 import { scopingChecks } from './scoping.ts';
 import { sortingChecks } from './sorting.ts';
 import { validationChecks } from './validation.ts';
@@ -42,5 +44,7 @@ export const ALL_CHECKS: Check[] = [
   ...hostileChecks,
   ...limitsChecks,
   ...promiseChecks,
+  ...rateLimitFieldChecks,
+  ...retryChecks,
   // Grouped by area in the order of AREAS (a stable sort keeps each area's own order).
 ].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));

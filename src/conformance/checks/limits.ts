@@ -132,7 +132,7 @@ export const limitsChecks: Check[] = [
     id: 'validation.limit-json-depth',
     area: 'validation',
     title: 'A JSON body nested jsonDepth levels (x-care-limits) is not too deep; one level more is 400 too_deep, with objects and with arrays',
-    statements: ['D-100.limits', 'D-87.hostile-bodies'],
+    statements: ['D-100.limits', 'D-25.codes', 'D-87.hostile-bodies'],
     needs: ['writes'],
     async run(ctx) {
       const depth = limitsOf(ctx).jsonDepth;
@@ -153,7 +153,7 @@ export const limitsChecks: Check[] = [
     id: 'validation.limit-json-body',
     area: 'validation',
     title: 'A JSON body of bodyBytes (x-care-limits) is read; one byte more is 413 payload_too_large',
-    statements: ['D-100.limits', 'D-10.attachments'],
+    statements: ['D-100.limits', 'D-10.attachments', 'D-25.codes', 'D-32.limits'],
     needs: ['writes'],
     async run(ctx) {
       const limit = limitsOf(ctx).bodyBytes['application/json'];
@@ -174,7 +174,7 @@ export const limitsChecks: Check[] = [
     id: 'validation.limit-request-fields',
     area: 'validation',
     title: 'Every bounded field of a request body: a value at maxLength/maxItems is accepted, one longer is refused at that field',
-    statements: ['D-101.value-bounds'],
+    statements: ['D-101.value-bounds', 'D-32.limits'],
     needs: ['writes', 'state'],
     async run(ctx) {
       let probed = 0;
@@ -224,7 +224,7 @@ export const limitsChecks: Check[] = [
     id: 'resources.limit-upload',
     area: 'resources',
     title: 'An upload: a file of multipart.fileBytes is stored, one byte more is 413; the file part as part number multipart.parts is read, one later is 400; a name of fileNameCodePoints is kept, a longer one cut there',
-    statements: ['D-100.limits', 'D-93.upload-parts'],
+    statements: ['D-100.limits', 'D-32.limits', 'D-93.upload-parts'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const { fileBytes, parts, fileNameCodePoints } = limitsOf(ctx).multipart;

@@ -6,6 +6,7 @@ import { Skip, expect, expectStatus, type Check } from '../check.ts';
 import type { Context } from '../context.ts';
 import { MARK } from '../context.ts';
 import type { Exchange } from '../http.ts';
+import { isRetryAfter } from '../judge.ts';
 import { eventIdOf, fire, subscribe } from './webhooks.ts';
 
 const MASK = '********';
@@ -201,7 +202,7 @@ export const observableChecks: Check[] = [
       const limited = answers.filter((x) => x.status === 429);
       if (limited.length === 0) throw new Skip(`no 429 in a burst of ${burst} requests: the target's rate limit, if any, was not reached`);
       for (const x of limited) {
-        expect(/^\d+$/.test(x.headers['retry-after'] ?? '') || !Number.isNaN(Date.parse(x.headers['retry-after'] ?? '')), `429 without a valid Retry-After (got ${x.headers['retry-after'] ?? 'none'})`, x);
+        expect(isRetryAfter(x.headers['retry-after']), `429 without a valid Retry-After (got ${x.headers['retry-after'] ?? 'none'})`, x);
         expect(x.headers['x-careapi-env'] === ctx.envHeader && Array.isArray(x.json?.errors), '429 outside the error envelope or without X-CareAPI-Env', x);
       }
       return `${limited.length} of ${burst} requests answered 429, each with Retry-After`;

@@ -81,7 +81,7 @@ export const operationsChecks: Check[] = [
     id: 'operations.observed',
     area: 'operations',
     title: 'Every answer the run received conforms to its operation',
-    statements: [...new Set([...ENVELOPE, ...ERRORS]), 'D-02.success-codes', 'D-05.fields-present', 'D-26.meta', 'D-38.identifiers', 'D-40.bodies'],
+    statements: [...new Set([...ENVELOPE, ...ERRORS]), 'D-02.success-codes', 'D-05.fields-present', 'D-26.meta', 'D-38.identifiers', 'D-40.bodies', 'D-103.server-errors'],
     last: true,
     cases(ctx) {
       return [...ctx.observed.byOperation.keys()].sort();

@@ -145,7 +145,7 @@ export const promiseChecks: Check[] = [
     id: 'resources.webhook-userinfo',
     area: 'resources',
     title: 'A webhook url with user information is 400 value_error at body.url, on create and update (D-16)',
-    statements: ['S4.webhook-crud', 'D-16.url-userinfo'],
+    statements: ['S4.webhook-crud', 'D-16.url-userinfo', 'D-25.codes'],
     needs: ['writes', 'state'],
     async run(ctx) {
       const plain = new URL(ctx.unusedWebhookUrl('userinfo'));
@@ -158,6 +158,21 @@ export const promiseChecks: Check[] = [
       const update = await ctx.call(ctx.customer, 'updateWebhook', { webhookId }, { json: { url: withUser } });
       const [u] = expectErrors(update, 400, `updateWebhook with url ${withUser}`);
       expect(String(u.detail).startsWith('body.url'), `the error should be at body.url, got "${u.detail}"`, update);
+    },
+  },
+  {
+    id: 'resources.webhook-https',
+    area: 'resources',
+    title: 'In production a webhook url must be https: an http one is 400 at body.url (D-32)',
+    statements: ['S4.webhook-crud', 'D-32.limits'],
+    needs: ['writes', 'state'],
+    async run(ctx) {
+      if (ctx.environment === 'sandbox') throw new Skip('sandbox takes http webhook URLs, so local receivers work (D-32)');
+      const url = ctx.unusedWebhookUrl('http').replace(/^https:/, 'http:');
+      const x = await ctx.call(ctx.customer, 'createWebhook', {}, { json: { url, enabled: false } });
+      if (x.status === 201) ctx.onCleanup(`delete webhook ${x.json.data.id}`, () => ctx.call(ctx.customer, 'deleteWebhook', { webhookId: x.json.data.id }));
+      const [e] = expectErrors(x, 400, `createWebhook with url ${url} in production`);
+      expect(String(e.detail).startsWith('body.url'), `the error should be at body.url, got "${e.detail}"`, x);
     },
   },
   {

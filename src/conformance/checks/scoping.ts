@@ -128,7 +128,7 @@ export const scopingChecks: Check[] = [
     id: 'scoping.lists',
     area: 'scoping',
     title: 'No list returns an item of a contract the account does not control',
-    statements: ['S5.contract-403', 'S1.contract-scoping', 'S6.controlled-contracts', 'S2.case-without-contract'],
+    statements: ['S5.contract-403', 'S1.contract-scoping', 'S6.controlled-contracts', 'S2.case-without-contract', 'D-07.contractless'],
     needs: ['state'],
     async run(ctx) {
       if (ctx.partner && ctx.canWrite) await foreignCase(ctx).catch((e) => (e instanceof Skip ? undefined : Promise.reject(e)));

@@ -90,7 +90,7 @@ async function waitAt(ctx: Context, sub: Sub, eventId: string, what: string): Pr
   }
 }
 
-function verifySignature(ctx: Context, sub: Sub, d: Delivery, what: string) {
+export function verifySignature(ctx: Context, sub: Sub, d: Delivery, what: string) {
   const h = d.headers;
   try {
     new Webhook(sub.secret).verify(d.body, { 'webhook-id': String(h['webhook-id']), 'webhook-timestamp': String(h['webhook-timestamp']), 'webhook-signature': String(h['webhook-signature']) });
