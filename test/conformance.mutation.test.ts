@@ -16,6 +16,7 @@ describe('mutation testing of the conformance suite', () => {
   let config: TargetConfig;
   let baselineFailed: Set<string>;
   let ranInBaseline: Set<string>;
+  // each caught fault with the check that caught it: the run's log says which check proves which fault
   const killed: string[] = [];
   const survived: string[] = [];
 
@@ -51,6 +52,7 @@ describe('mutation testing of the conformance suite', () => {
     const total = killed.length + survived.length;
     if (total) {
       process.stdout.write(`\nmutation score: ${killed.length}/${total} faults detected (${((100 * killed.length) / total).toFixed(0)}%)${survived.length ? `; survived: ${survived.join(', ')}` : ''}\n`);
+      process.stdout.write(`caught by: ${killed.join('; ')}\n`);
     }
   });
 
@@ -74,7 +76,8 @@ describe('mutation testing of the conformance suite', () => {
         proxy.fault = null;
       }
       const caught = report.results.filter(catches);
-      (caught.length ? killed : survived).push(fault.name);
+      if (caught.length) killed.push(`${fault.name} → ${caught[0].id}`);
+      else survived.push(fault.name);
       expect(caught.map((r) => r.id), `no ${fault.area} check that does not fail without the fault failed with it`).not.toEqual([]);
     }, 120_000);
   }
