@@ -474,7 +474,7 @@ export interface webhooks {
          *     Delivered as an HTTP POST of JSON to the URL of every subscription of the account whose `contracts` and
          *     `eventTypes` patterns match (seed section 6, rule 1), only for cases of contracts the account controls (rule 2),
          *     never for the subscriber's own API actions (rule 3), and in sandbox only through the trigger endpoints (rule 4).
-         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says.
+         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says, on the schedule of the root `x-care-deliveries`.
          */
         post: operations["onCaseContractAssigned"];
         delete?: never;
@@ -499,7 +499,7 @@ export interface webhooks {
          *     Delivered as an HTTP POST of JSON to the URL of every subscription of the account whose `contracts` and
          *     `eventTypes` patterns match (seed section 6, rule 1), only for cases of contracts the account controls (rule 2),
          *     never for the subscriber's own API actions (rule 3), and in sandbox only through the trigger endpoints (rule 4).
-         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says.
+         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says, on the schedule of the root `x-care-deliveries`.
          */
         post: operations["onCaseContractUnassigned"];
         delete?: never;
@@ -524,7 +524,7 @@ export interface webhooks {
          *     Delivered as an HTTP POST of JSON to the URL of every subscription of the account whose `contracts` and
          *     `eventTypes` patterns match (seed section 6, rule 1), only for cases of contracts the account controls (rule 2),
          *     never for the subscriber's own API actions (rule 3), and in sandbox only through the trigger endpoints (rule 4).
-         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says.
+         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says, on the schedule of the root `x-care-deliveries`.
          */
         post: operations["onCaseUpdated"];
         delete?: never;
@@ -549,7 +549,7 @@ export interface webhooks {
          *     Delivered as an HTTP POST of JSON to the URL of every subscription of the account whose `contracts` and
          *     `eventTypes` patterns match (seed section 6, rule 1), only for cases of contracts the account controls (rule 2),
          *     never for the subscriber's own API actions (rule 3), and in sandbox only through the trigger endpoints (rule 4).
-         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says.
+         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says, on the schedule of the root `x-care-deliveries`.
          */
         post: operations["onCaseAttachmentCreated"];
         delete?: never;
@@ -575,7 +575,7 @@ export interface webhooks {
          *     Delivered as an HTTP POST of JSON to the URL of every subscription of the account whose `contracts` and
          *     `eventTypes` patterns match (seed section 6, rule 1), only for cases of contracts the account controls (rule 2),
          *     never for the subscriber's own API actions (rule 3), and in sandbox only through the trigger endpoints (rule 4).
-         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says.
+         *     The subscription's `authorization` is applied as headers (rule 5). Signed and retried as decision D-17 says, on the schedule of the root `x-care-deliveries`.
          */
         post: operations["onCaseCommentCreated"];
         delete?: never;

@@ -109,7 +109,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const onListPlan = options.explainLists ? (answer: ListAnswer, request: Parameters<typeof explainLine>[1]) => log(explainLine(answer, request)) : undefined;
   const store = openSqliteStorage(spec, { file: options.db ?? ':memory:', caseLists: options.caseLists, onListPlan });
-  const dispatcher = createDispatcher(store, { ...options.webhooks, guardSandbox: deployment.guardSandboxDeliveries, now });
+  const dispatcher = createDispatcher(store, spec.deliveries, { ...options.webhooks, guardSandbox: deployment.guardSandboxDeliveries, now });
   const svc: Services = { spec, store, auth: createAuth(store, now), dispatcher, now };
   seedIfEmpty(svc, options.seedCases ?? 300);
   const demo = readDemo(store);

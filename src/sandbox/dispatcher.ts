@@ -6,6 +6,7 @@
 // earliest. Each delivery costs a few index lookups, never a scan of the backlog, and work is started in small
 // batches, one per turn of the event loop, so requests are served between batches; attempts are paced
 // (a token bucket, `attemptsPerSecond`) so that a backlog takes a bounded share of the one event loop.
+import type { DeliverySchedule } from '../spec/deliveries.ts';
 import type { Environment } from '../spec/types.ts';
 import { iso } from './time.ts';
 import { DeliveryTimeout, postDelivery } from './delivery-post.ts';
@@ -16,21 +17,18 @@ import { envHeader } from './http/envelope.ts';
 import { isLoopbackUrl } from './loopback.ts';
 import type { Delivery, Storage } from './store/types.ts';
 
-/** About 5 s, 5 min, 30 min, 2 h, 5 h and 10 h (D-17). */
-export const PRODUCTION_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000];
-
 export interface DispatcherOptions {
-  /** Delay before each retry; attempts = delays + 1. */
+  /** Delay before each retry; attempts = delays + 1 (default: the description's schedule). */
   retryDelaysMs?: number[];
-  /** Per-attempt timeout (default 15 s). */
+  /** Per-attempt timeout (default: the description's). */
   timeoutMs?: number;
   /** Parallel attempts across all subscriptions. */
   concurrency?: number;
   /** Attempts started per second at most, in bursts of up to `concurrency` (default 200). */
   attemptsPerSecond?: number;
-  /** Relative jitter, 0.2 = ±20 %. */
+  /** Relative jitter, 0.2 = ±20 % (default: the description's). */
   jitter?: number;
-  /** Longest Retry-After honoured. */
+  /** Longest Retry-After honoured (default: the schedule's longest delay). */
   maxRetryAfterMs?: number;
   now?: () => number;
   /** Deliver only to loopback addresses; any other target is refused without a connection (D-64). */
@@ -83,9 +81,10 @@ const subscriptionOf = (key: string): [Environment, string] => {
   return [key.slice(0, slash) as Environment, key.slice(slash + 1)];
 };
 
-export function createDispatcher(store: Storage, options: DispatcherOptions = {}) {
-  const delays = options.retryDelaysMs ?? PRODUCTION_RETRY_DELAYS_MS;
-  const timeoutMs = options.timeoutMs ?? 15_000;
+/** `schedule`: the description's `x-care-deliveries` (D-17); `options` may replace each part (tests, the CLI). */
+export function createDispatcher(store: Storage, schedule: DeliverySchedule, options: DispatcherOptions = {}) {
+  const delays = options.retryDelaysMs ?? schedule.retryDelaysMs;
+  const timeoutMs = options.timeoutMs ?? schedule.attemptTimeoutMs;
   const concurrency = options.concurrency ?? 16;
   const rate = options.attemptsPerSecond ?? 200;
   // Pacing is about CPU, not about the service's clock (which tests may fix): the monotonic clock.
@@ -96,8 +95,8 @@ export function createDispatcher(store: Storage, options: DispatcherOptions = {}
     tokens = Math.min(concurrency, tokens + ((t - refilledAt) * rate) / 1000);
     refilledAt = t;
   };
-  const jitter = options.jitter ?? 0.2;
-  const maxRetryAfter = options.maxRetryAfterMs ?? 36_000_000;
+  const jitter = options.jitter ?? schedule.jitter;
+  const maxRetryAfter = options.maxRetryAfterMs ?? Math.max(...schedule.retryDelaysMs);
   const now = options.now ?? Date.now;
   const loopbackOnly = options.loopbackOnly ?? false;
   const resolve = options.resolve ?? systemResolver;

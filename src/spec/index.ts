@@ -7,3 +7,5 @@ export type { Deprecation } from './deprecation.ts';
 export type * from './types.ts';
 export { readLimits, byteSize } from './limits.ts';
 export type { ServiceLimits } from './limits.ts';
+export { readDeliveries } from './deliveries.ts';
+export type { DeliverySchedule } from './deliveries.ts';

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readOperations } from './operations.ts';
+import { readDeliveries, type DeliverySchedule } from './deliveries.ts';
 import { readLimits, type ServiceLimits } from './limits.ts';
 import { readOperators } from './operators.ts';
 import { resolvePointer } from './refs.ts';
@@ -34,6 +35,7 @@ export function specFromDocument(document: any): CareSpec {
   const operations = readOperations(document);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   let limits: ServiceLimits | undefined;
+  let deliveries: DeliverySchedule | undefined;
   return {
     document,
     operators,
@@ -50,6 +52,10 @@ export function specFromDocument(document: any): CareSpec {
     get limits() {
       limits ??= readLimits(document);
       return limits;
+    },
+    get deliveries() {
+      deliveries ??= readDeliveries(document);
+      return deliveries;
     },
   };
 }

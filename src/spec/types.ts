@@ -70,4 +70,6 @@ export interface CareSpec {
   resolve(ref: string): any;
   /** The service-wide limits of the root `x-care-limits` (D-100); throws when the document declares none. */
   readonly limits: import('./limits.ts').ServiceLimits;
+  /** The webhook delivery schedule of the root `x-care-deliveries` (D-17); throws when the document declares none. */
+  readonly deliveries: import('./deliveries.ts').DeliverySchedule;
 }
