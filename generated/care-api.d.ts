@@ -621,9 +621,9 @@ export interface components {
         FilterString: string;
         /**
          * FilterFieldName
-         * @description Name of another filterable string field of the same resource, for `sameas` and `notSameas` on a string field. That
-         *     the name must be a filterable field of the same resource and of the same type (`id` is one in every list) depends
-         *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+         * @description Name of a filterable string field of the same resource, for `sameas` and `notSameas` on a string field (`id` is one in every list). Which
+         *     names a list takes, its own filterable string fields, each list's filter schema says in an `enum` beside this schema;
+         *     another name is 400 `invalid_filter_value` (decisions D-22, D-44, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example id
          */
@@ -692,9 +692,9 @@ export interface components {
         FilterDateTime: string;
         /**
          * FilterDateTimeFieldName
-         * @description Name of another filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field.
-         *     That the name must be a filterable datetime field of the same resource (`createdAt` is one in every list) depends
-         *     on the list, which this shared schema cannot say; another name is 400 `invalid_filter_value` (decisions D-22, D-44).
+         * @description Name of a filterable datetime field of the same resource, for `sameas` and `notSameas` on a datetime field (`createdAt` is one in every list). Which
+         *     names a list takes, its own filterable datetime fields, each list's filter schema says in an `enum` beside this schema;
+         *     another name is 400 `invalid_filter_value` (decisions D-22, D-44, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example createdAt
          */
@@ -1101,10 +1101,9 @@ export interface components {
         FilterInteger: string;
         /**
          * FilterIntegerFieldName
-         * @description Name of another filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field
-         *     (cases: `status`, `priority`; attachments: `size`, or the field itself). That the name must be a filterable
-         *     integer field of the same resource depends on the list, which this shared schema cannot say; another name is 400
-         *     `invalid_filter_value` (decisions D-22, D-44).
+         * @description Name of a filterable integer field of the same resource, for `sameas` and `notSameas` on an integer field. Which
+         *     names a list takes, its own filterable integer fields, each list's filter schema says in an `enum` beside this schema;
+         *     another name is 400 `invalid_filter_value` (decisions D-22, D-44, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example priority
          */
@@ -1562,10 +1561,9 @@ export interface components {
         FilterBoolean: string;
         /**
          * FilterBooleanFieldName
-         * @description Name of another filterable boolean field of the same resource, for `sameas` and `notSameas` on a boolean field
-         *     (webhooks: `enabled`; comments: `partnerComment`, the field itself). That the name must be a filterable boolean
-         *     field of the same resource depends on the list, which this shared schema cannot say; another name is 400
-         *     `invalid_filter_value` (decisions D-22, D-44).
+         * @description Name of a filterable boolean field of the same resource, for `sameas` and `notSameas` on a boolean field. Which
+         *     names a list takes, its own filterable boolean fields, each list's filter schema says in an `enum` beside this schema;
+         *     another name is 400 `invalid_filter_value` (decisions D-22, D-44, D-105).
          *     Its values are bounded as decision D-101 says.
          * @example enabled
          */
