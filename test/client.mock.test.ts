@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CareApiError, createCareClient, type CareClient } from '../src/client/index.ts';
 import { exampleOf, pathExamples } from '../src/mock/examples.ts';
-import { rateLimitFieldNames } from '../src/mock/front.ts';
+import { rateLimitFieldNames } from '../src/spec/index.ts';
 import { startMock, type RunningMock } from '../src/mock/index.ts';
 import { loadSpec, validatorFor, type Environment, type OperationSpec } from '../src/spec/index.ts';
 

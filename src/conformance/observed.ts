@@ -4,6 +4,7 @@
 import type { CareSpec, OperationSpec } from '../spec/types.ts';
 import type { Exchange } from './http.ts';
 import { judge, operationOf } from './judge.ts';
+import { rateLimitFieldNames } from '../spec/rate-limit-fields.ts';
 
 /** What a report shows of an answer: the head and the first bytes of the body. */
 const KEPT_TEXT = 2048;
@@ -52,8 +53,6 @@ export class ObservedAnswers {
  * passed its limiter (every 2xx) and on its 429s, both fields in the form the description declares; one that does not
  * limit sends neither.
  */
-export const RATE_LIMIT_FIELDS = ['RateLimit', 'RateLimit-Policy'] as const;
-
 export class RateLimitFields {
   /** Answers that carried both fields. */
   carried = 0;
@@ -61,19 +60,22 @@ export class RateLimitFields {
   malformed?: { why: string; exchange: Exchange };
   /** The first 2xx or 429 without the fields (a fault only when some answer shows the deployment limits). */
   without?: Exchange;
-  /** The declared pattern of each field, from the description (undefined when it declares none). */
-  readonly patterns: Partial<Record<(typeof RATE_LIMIT_FIELDS)[number], RegExp>>;
+  /** The fields the description declares (D-102). */
+  readonly names: string[];
+  /** The declared pattern of each field, from the description (absent when it declares none). */
+  readonly patterns: Record<string, RegExp>;
 
   constructor(spec: CareSpec) {
     const headers = spec.document.components?.headers ?? {};
-    this.patterns = Object.fromEntries(RATE_LIMIT_FIELDS.flatMap((name) => {
+    this.names = rateLimitFieldNames(spec);
+    this.patterns = Object.fromEntries(this.names.flatMap((name) => {
       const pattern = headers[name]?.schema?.pattern;
       return typeof pattern === 'string' ? [[name, new RegExp(pattern)]] : [];
     }));
   }
 
   observe(x: Exchange): void {
-    const values = RATE_LIMIT_FIELDS.map((name) => [name, x.headers[name.toLowerCase()]] as const);
+    const values = this.names.map((name) => [name, x.headers[name.toLowerCase()]] as const);
     const present = values.filter(([, v]) => v !== undefined);
     if (present.length === 0) {
       if (!this.without && ((x.status >= 200 && x.status < 300) || x.status === 429)) this.without = trimmed(x);
@@ -84,6 +86,6 @@ export class RateLimitFields {
       const pattern = this.patterns[name];
       if (pattern && !pattern.test(value!) && !this.malformed) this.malformed = { why: `${name}: ${value} is not in the declared form ${pattern.source}`, exchange: trimmed(x) };
     }
-    if (present.length === RATE_LIMIT_FIELDS.length) this.carried++;
+    if (present.length === this.names.length) this.carried++;
   }
 }

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseListQuery } from '../grammar/index.ts';
 import type { CareSpec, Environment, OperationSpec } from '../spec/index.ts';
+import { rateLimitFieldNames } from '../spec/rate-limit-fields.ts';
 import { createRouter, requestTarget } from '../spec/routes.ts';
 import { envelope, errorObject, fromForeignBody, fromGrammarErrors, fromViolations, isEnvelope, newRequestId, serviceStatus, type ErrorEnvelope } from './envelope.ts';
 import { everyExtraKey, oneErrorPerUnion } from './body-errors.ts';
@@ -16,14 +17,6 @@ import { clientErrorAnswer, headTooLargeDetail, writeRaw } from './raw-answers.t
 import { requestHeadBytes } from '../edge/head.ts';
 
 const ENV_HEADER = 'X-CareAPI-Env';
-
-/**
- * The RateLimit fields of the description (D-102): sent where a deployment limits the rate. The mock does not
- * (docs/mocks.md, "No rate limiting"), so the examples Prism would send for them are dropped.
- */
-export function rateLimitFieldNames(spec: CareSpec): string[] {
-  return Object.keys(spec.document?.components?.headers ?? {}).filter((name) => /^RateLimit\b/.test(name));
-}
 
 /** The one value of X-CareAPI-Env an environment bundle allows (the build narrows the enum per environment). */
 export function envHeaderValue(spec: CareSpec): string {
@@ -97,6 +90,7 @@ export function createMockFront(options: MockFrontOptions): Server {
     'never-started': 'the mock\'s Prism process did not start',
   };
 
+  // The mock limits nothing (docs/mocks.md, "No rate limiting"): the RateLimit examples Prism would send are dropped.
   const rateLimitFields = new Set(rateLimitFieldNames(spec).map((name) => name.toLowerCase()));
   const send = (res: ServerResponse, status: number, body: ErrorEnvelope, extra: Record<string, string> = {}) => {
     const text = JSON.stringify({ ...body, meta: { ...body.meta, requestId: newRequestId() } });

@@ -9,3 +9,4 @@ export { readLimits, byteSize } from './limits.ts';
 export type { ServiceLimits } from './limits.ts';
 export { readDeliveries } from './deliveries.ts';
 export type { DeliverySchedule } from './deliveries.ts';
+export { rateLimitFieldNames } from './rate-limit-fields.ts';

@@ -2,7 +2,6 @@
 // own traffic, no request of its own: safe on any target). A deployment that limits the rate sends both, in the
 // declared form, on every 2xx and 429; one that does not limit sends neither, and a 429 shows that it limits.
 import { CheckFailure, Skip, type Check } from '../check.ts';
-import { RATE_LIMIT_FIELDS } from '../observed.ts';
 
 export const rateLimitFieldChecks: Check[] = [
   {
@@ -14,7 +13,7 @@ export const rateLimitFieldChecks: Check[] = [
     last: true,
     async run(ctx) {
       const fields = ctx.observed.rateLimit;
-      if (Object.keys(fields.patterns).length < RATE_LIMIT_FIELDS.length) throw new Skip('the description declares no pattern for RateLimit and RateLimit-Policy');
+      if (fields.names.length === 0 || Object.keys(fields.patterns).length < fields.names.length) throw new Skip('the description declares no RateLimit fields, or one without a pattern');
       if (fields.malformed) throw new CheckFailure(fields.malformed.why, fields.malformed.exchange);
       const without = fields.without;
       if (without && (fields.carried > 0 || without.status === 429)) {
